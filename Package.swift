@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+import Foundation
+
+/// The folder with the toolchain's own SwiftSyntax modules (`<toolchain>/usr/lib/swift/host`), found from
+/// the `swift` that runs this manifest (first on PATH, symlinks resolved). `MOAT_SWIFT_HOST_LIB` overrides it.
+func swiftSyntaxHostDirectory() -> String {
+    let environment = ProcessInfo.processInfo.environment
+    if let override = environment["MOAT_SWIFT_HOST_LIB"], !override.isEmpty { return override }
+    var candidates: [URL] = []
+    for entry in (environment["PATH"] ?? "").split(separator: ":") {
+        candidates.append(URL(fileURLWithPath: String(entry)).appendingPathComponent("swift"))
+    }
+    if let toolchain = environment["SWIFT_EXEC"] { candidates.insert(URL(fileURLWithPath: toolchain), at: 0) }
+    for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate.path) {
+        let usr = candidate.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+        let host = usr.appendingPathComponent("lib/swift/host")
+        if FileManager.default.fileExists(atPath: host.appendingPathComponent("SwiftSyntax.swiftmodule").path) {
+            return host.path
+        }
+    }
+    return "/usr/lib/swift/host"
+}
+
+let host = swiftSyntaxHostDirectory()
+let syntaxSwiftSettings: [SwiftSetting] = [.unsafeFlags(["-enable-library-evolution", "-I", host])]
+let syntaxLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-L", host, "-Xlinker", "-rpath", "-Xlinker", host]),
+    .linkedLibrary("SwiftSyntax"), .linkedLibrary("SwiftParser"), .linkedLibrary("SwiftOperators"),
+]
+
+let package = Package(
+    name: "Moat",
+    products: [
+        .executable(name: "moat", targets: ["moat"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .target(name: "MoatCore"),
+        .target(name: "MoatFormats", dependencies: ["MoatCore", "CZlib"]),
+        .target(name: "MoatSyntax", dependencies: ["MoatCore"],
+                swiftSettings: syntaxSwiftSettings, linkerSettings: syntaxLinkerSettings),
+        .target(name: "MoatRules", dependencies: ["MoatCore", "MoatFormats", "MoatSyntax"]),
+        .target(name: "MoatScan", dependencies: ["MoatCore", "MoatFormats", "MoatSyntax", "MoatRules"]),
+        .target(name: "MoatReport", dependencies: ["MoatCore", "MoatScan", "MoatRules"]),
+        .executableTarget(name: "moat", dependencies: ["MoatCore", "MoatScan", "MoatReport", "MoatRules"]),
+        .testTarget(name: "MoatCoreTests", dependencies: ["MoatCore"]),
+        .testTarget(name: "MoatFormatsTests", dependencies: ["MoatFormats"]),
+        .testTarget(name: "MoatSyntaxTests", dependencies: ["MoatSyntax"]),
+        .testTarget(name: "MoatRulesTests", dependencies: ["MoatRules", "MoatScan"]),
+        .testTarget(name: "MoatScanTests", dependencies: ["MoatScan"]),
+        .testTarget(name: "MoatReportTests", dependencies: ["MoatReport", "MoatScan"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["MoatScan"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

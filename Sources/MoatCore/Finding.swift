@@ -1,0 +1,76 @@
+/// One reported problem (or inventory entry), built for SARIF: rule metadata, an occurrence-specific
+/// message, a primary location, optional related locations (a dataflow path), redacted evidence and a
+/// fingerprint that survives unrelated line moves.
+public struct Finding: Codable, Sendable, Hashable {
+    public var ruleId: String
+    public var slug: String
+    public var title: String
+    public var severity: Severity
+    public var confidence: Confidence
+    public var message: String
+    public var location: Location
+    public var related: [RelatedLocation]
+    public var cwe: [Int]
+    public var masvs: [String]
+    public var mastg: [String]
+    public var fix: String
+    public var fingerprint: String
+    public var isTestCode: Bool
+    /// The source line or value the finding points at, with secrets redacted. Never the raw secret.
+    public var evidence: String?
+    /// Set when an inline `moat:ignore` comment covers this finding; reporters show it as suppressed.
+    public var suppression: Suppression?
+
+    public init(ruleId: String, slug: String, title: String, severity: Severity, confidence: Confidence,
+                message: String, location: Location, related: [RelatedLocation] = [], cwe: [Int],
+                masvs: [String], mastg: [String], fix: String, fingerprint: String = "",
+                isTestCode: Bool = false, evidence: String? = nil, suppression: Suppression? = nil) {
+        self.ruleId = ruleId
+        self.slug = slug
+        self.title = title
+        self.severity = severity
+        self.confidence = confidence
+        self.message = message
+        self.location = location
+        self.related = related
+        self.cwe = cwe
+        self.masvs = masvs
+        self.mastg = mastg
+        self.fix = fix
+        self.fingerprint = fingerprint
+        self.isTestCode = isTestCode
+        self.evidence = evidence
+        self.suppression = suppression
+    }
+
+    /// Findings are reported sorted by path, line, column, then rule id.
+    public static func reportOrder(_ lhs: Finding, _ rhs: Finding) -> Bool {
+        if lhs.location != rhs.location { return lhs.location < rhs.location }
+        if lhs.ruleId != rhs.ruleId { return lhs.ruleId < rhs.ruleId }
+        return lhs.message < rhs.message
+    }
+}
+
+/// An inline suppression that matched a finding.
+public struct Suppression: Codable, Sendable, Hashable {
+    public var reason: String
+    public var location: Location
+
+    public init(reason: String, location: Location) {
+        self.reason = reason
+        self.location = location
+    }
+}
+
+/// A file (or archive entry) that could not be read or parsed. The scan goes on without it.
+public struct ScanError: Codable, Sendable, Hashable, Error, CustomStringConvertible {
+    public var path: String
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}

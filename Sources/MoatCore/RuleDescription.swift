@@ -1,0 +1,125 @@
+/// What kind of input a rule reads. Used for the catalogue and for the example harness.
+public enum RuleKind: String, Codable, Sendable, CaseIterable {
+    /// Swift, Objective-C and C-family source, through the shared code model.
+    case source
+    /// One property list (Info.plist, .entitlements, PrivacyInfo.xcprivacy, ...).
+    case propertyList
+    /// Interface Builder documents (storyboards, xibs).
+    case interfaceBuilder
+    /// The whole loaded app: checks that span files (a usage key versus the API calls that need it).
+    case app
+    /// A Mach-O image or built bundle.
+    case binary
+}
+
+/// Everything a rule says about itself. The catalogue, `moat explain`, SARIF rule metadata and the example
+/// tests are all generated from this one value.
+public struct RuleDescription: Sendable, Codable {
+    /// Stable id such as `MOAT-NET-001`. Never reused for another meaning.
+    public var id: String
+    /// Short kebab-case name such as `ats-arbitrary-loads`.
+    public var slug: String
+    public var title: String
+    public var kind: RuleKind
+    public var severity: Severity
+    public var confidence: Confidence
+    public var cwe: [Int]
+    /// MASVS v2 control ids, e.g. `MASVS-NETWORK-1`.
+    public var masvs: [String]
+    /// MASTG test ids, e.g. `MASTG-TEST-0065`.
+    public var mastg: [String]
+    /// Why it matters.
+    public var rationale: String
+    /// How to fix it.
+    public var fix: String
+    public var references: [String]
+    /// Whether findings are inventory entries (facts about the attack surface, not defects).
+    public var isInventory: Bool
+    public var examples: [RuleExample]
+
+    public init(id: String, slug: String, title: String, kind: RuleKind, severity: Severity,
+                confidence: Confidence, cwe: [Int], masvs: [String], mastg: [String], rationale: String,
+                fix: String, references: [String] = [], isInventory: Bool = false, examples: [RuleExample]) {
+        self.id = id
+        self.slug = slug
+        self.title = title
+        self.kind = kind
+        self.severity = severity
+        self.confidence = confidence
+        self.cwe = cwe
+        self.masvs = masvs
+        self.mastg = mastg
+        self.rationale = rationale
+        self.fix = fix
+        self.references = references
+        self.isInventory = isInventory
+        self.examples = examples
+    }
+
+    public var triggering: [RuleExample] { examples.filter(\.triggers) }
+    public var nonTriggering: [RuleExample] { examples.filter { !$0.triggers } }
+}
+
+/// A triggering or non-triggering example. Files are given by name and content; in a triggering example
+/// every `↓` marks the exact position (line and column of the character after it) where a finding must be
+/// reported, and the marker is removed before scanning. A non-triggering example must produce no finding
+/// of this rule.
+public struct RuleExample: Sendable, Codable {
+    public static let marker: Character = "↓"
+
+    public var files: [ExampleFile]
+    public var triggers: Bool
+    /// A short note shown in `moat explain` and the catalogue.
+    public var note: String?
+
+    public init(files: [ExampleFile], triggers: Bool, note: String? = nil) {
+        self.files = files
+        self.triggers = triggers
+        self.note = note
+    }
+
+    /// A triggering example made of one file.
+    public static func triggering(_ file: String, _ code: String, note: String? = nil) -> RuleExample {
+        RuleExample(files: [ExampleFile(name: file, content: code)], triggers: true, note: note)
+    }
+
+    /// A non-triggering example made of one file.
+    public static func nonTriggering(_ file: String, _ code: String, note: String? = nil) -> RuleExample {
+        RuleExample(files: [ExampleFile(name: file, content: code)], triggers: false, note: note)
+    }
+}
+
+public struct ExampleFile: Sendable, Codable {
+    /// A relative path such as `App/Info.plist` or `Sources/Web.swift`.
+    public var name: String
+    /// Content with `↓` markers.
+    public var content: String
+
+    public init(name: String, content: String) {
+        self.name = name
+        self.content = content
+    }
+
+    /// The content with the markers removed, and the 1-based (line, column) of each marker in that
+    /// cleaned content. Columns count UTF-8 bytes, as the scanners do.
+    public var cleaned: (content: String, markers: [(line: Int, column: Int)]) {
+        var output = ""
+        var markers: [(Int, Int)] = []
+        var line = 1
+        var column = 1
+        for character in content {
+            if character == RuleExample.marker {
+                markers.append((line, column))
+                continue
+            }
+            output.append(character)
+            if character == "\n" {
+                line += 1
+                column = 1
+            } else {
+                column += character.utf8.count
+            }
+        }
+        return (output, markers)
+    }
+}

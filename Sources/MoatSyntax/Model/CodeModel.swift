@@ -1,0 +1,161 @@
+/// A language-neutral model of one Swift, Objective-C or C-family source file.
+///
+/// The Swift front end lowers a SwiftParser tree into this model; the C-family front end builds it from
+/// its own lexer and shallow parser. Rules and the dataflow engine read only this model, so one rule
+/// serves both languages and no rule module needs SwiftSyntax. Comments and string contents never
+/// become code here, which is why a rule cannot fire inside a comment or a literal.
+
+public enum SourceLanguage: String, Sendable, Codable, CaseIterable {
+    case swift
+    case objectiveC
+    case objectiveCPlusPlus
+    case c
+    case cPlusPlus
+
+    public var isCFamily: Bool { self != .swift }
+
+    /// The language a file name implies, or nil for a file that is not source.
+    public static func of(fileName: String) -> SourceLanguage? {
+        guard let dot = fileName.lastIndex(of: ".") else { return nil }
+        switch fileName[fileName.index(after: dot)...].lowercased() {
+        case "swift": return .swift
+        case "m", "h": return .objectiveC
+        case "mm": return .objectiveCPlusPlus
+        case "c": return .c
+        case "cc", "cpp", "cxx", "hpp", "hh": return .cPlusPlus
+        default: return nil
+        }
+    }
+}
+
+/// A 1-based line and column (UTF-8 bytes) plus the UTF-8 offset into the file.
+public struct SourcePosition: Sendable, Hashable, Comparable, Codable {
+    public var line: Int
+    public var column: Int
+    public var offset: Int
+
+    public init(line: Int, column: Int, offset: Int) {
+        self.line = line
+        self.column = column
+        self.offset = offset
+    }
+
+    public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool { lhs.offset < rhs.offset }
+}
+
+public struct SourceRange: Sendable, Hashable, Codable {
+    public var start: SourcePosition
+    public var end: SourcePosition
+
+    public init(start: SourcePosition, end: SourcePosition) {
+        self.start = start
+        self.end = end
+    }
+
+    public func contains(_ other: SourceRange) -> Bool {
+        start.offset <= other.start.offset && other.end.offset <= end.offset
+    }
+}
+
+/// A comment, kept for inline suppressions (`// moat:ignore RULE -- reason`) and `#if` bookkeeping.
+public struct Comment: Sendable, Hashable {
+    public var text: String
+    public var range: SourceRange
+
+    public init(text: String, range: SourceRange) {
+        self.text = text
+        self.range = range
+    }
+}
+
+/// One parsed source file.
+public final class CodeFile: Sendable {
+    public let path: String
+    public let language: SourceLanguage
+    public let source: String
+    /// Declarations at file scope (types, functions, extensions, global variables).
+    public let declarations: [Declaration]
+    /// Top-level statements (Swift `main.swift`, scripts).
+    public let statements: [Statement]
+    public let comments: [Comment]
+    /// Every place a type is named: annotations, inheritance clauses, casts, `UIWebView()`, `[UIWebView alloc]`.
+    public let typeReferences: [TypeReference]
+    /// `#import` / `import` targets.
+    public let imports: [String]
+    /// Problems the front end recovered from (unbalanced braces...). Not fatal.
+    public let diagnostics: [String]
+    private let lineStarts: [Int]
+
+    public init(path: String, language: SourceLanguage, source: String, declarations: [Declaration],
+                statements: [Statement], comments: [Comment], typeReferences: [TypeReference],
+                imports: [String], diagnostics: [String] = []) {
+        self.path = path
+        self.language = language
+        self.source = source
+        self.declarations = declarations
+        self.statements = statements
+        self.comments = comments
+        self.typeReferences = typeReferences
+        self.imports = imports
+        self.diagnostics = diagnostics
+        var starts = [0]
+        var offset = 0
+        for byte in source.utf8 {
+            offset += 1
+            if byte == UInt8(ascii: "\n") { starts.append(offset) }
+        }
+        self.lineStarts = starts
+    }
+
+    public var lineCount: Int { lineStarts.count }
+
+    /// The text of a 1-based line, without its newline.
+    public func line(_ number: Int) -> String {
+        guard number >= 1, number <= lineStarts.count else { return "" }
+        let utf8 = source.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: lineStarts[number - 1])
+        var end = start
+        while end != utf8.endIndex, utf8[end] != UInt8(ascii: "\n") { end = utf8.index(after: end) }
+        return String(decoding: utf8[start..<end], as: UTF8.self).trimmingCharacters(in: "\r")
+    }
+
+    /// The source text covered by a range.
+    public func text(_ range: SourceRange) -> String {
+        let utf8 = source.utf8
+        let count = utf8.count
+        let lower = min(max(0, range.start.offset), count)
+        let upper = min(max(lower, range.end.offset), count)
+        let start = utf8.index(utf8.startIndex, offsetBy: lower)
+        let end = utf8.index(start, offsetBy: upper - lower)
+        return String(decoding: utf8[start..<end], as: UTF8.self)
+    }
+
+    /// Converts a UTF-8 offset to a position.
+    public func position(ofOffset offset: Int) -> SourcePosition {
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        return SourcePosition(line: low + 1, column: offset - lineStarts[low] + 1, offset: offset)
+    }
+}
+
+private extension String {
+    func trimmingCharacters(in character: Character) -> String {
+        var copy = self
+        while copy.last == character { copy.removeLast() }
+        return copy
+    }
+}
+
+public struct TypeReference: Sendable, Hashable {
+    public var name: String
+    public var range: SourceRange
+
+    public init(name: String, range: SourceRange) {
+        self.name = name
+        self.range = range
+    }
+}
