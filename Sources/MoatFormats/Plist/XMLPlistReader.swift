@@ -1,0 +1,149 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Builds a `PlistNode` tree from XML property list text, keeping the line of every `<key>`.
+/// External entities and DTD loading are off: the input may come from an attacker.
+final class XMLPlistReader: NSObject, XMLParserDelegate {
+    private final class Frame {
+        let isDictionary: Bool
+        let keyPath: String
+        let line: Int
+        var entries: [PlistEntry] = []
+        var elements: [PlistNode] = []
+        var pendingKey: (key: String, line: Int)?
+
+        init(isDictionary: Bool, keyPath: String, line: Int) {
+            self.isDictionary = isDictionary
+            self.keyPath = keyPath
+            self.line = line
+        }
+    }
+
+    private var stack: [Frame] = []
+    private var text = ""
+    private var elementLine = 0
+    private var root: PlistNode?
+    private var failure: String?
+    private weak var parser: XMLParser?
+
+    static func read(data: Data) throws -> PlistNode {
+        let reader = XMLPlistReader()
+        let parser = XMLParser(data: data)
+        parser.shouldResolveExternalEntities = false
+        parser.shouldProcessNamespaces = false
+        parser.delegate = reader
+        reader.parser = parser
+        let ok = parser.parse()
+        if let failure = reader.failure { throw PropertyListError(failure) }
+        if !ok {
+            let line = parser.lineNumber
+            let reason = parser.parserError.map { PropertyListParser.describe($0) } ?? "unknown error"
+            throw PropertyListError("malformed XML property list at line \(line): \(reason)")
+        }
+        guard let root = reader.root else { throw PropertyListError("XML property list has no value") }
+        return root
+    }
+
+    private func fail(_ message: String) {
+        if failure == nil { failure = message }
+        parser?.abortParsing()
+    }
+
+    /// The key path and line for the next value in the innermost container.
+    private func childPlacement() -> (keyPath: String, line: Int, key: String?) {
+        guard let top = stack.last else { return ("", elementLine, nil) }
+        if top.isDictionary {
+            guard let pending = top.pendingKey else { return (top.keyPath, elementLine, nil) }
+            let path = top.keyPath.isEmpty ? pending.key : top.keyPath + "." + pending.key
+            return (path, pending.line, pending.key)
+        }
+        return (top.keyPath + "[\(top.elements.count)]", elementLine, nil)
+    }
+
+    private func attach(_ node: PlistNode, key: String?) {
+        guard let top = stack.last else {
+            root = node
+            return
+        }
+        if top.isDictionary {
+            guard let pending = top.pendingKey, pending.key == key else {
+                fail("malformed XML property list at line \(elementLine): a value in a <dict> has no <key>")
+                return
+            }
+            top.entries.append(PlistEntry(key: pending.key, keyLine: pending.line, value: node))
+            top.pendingKey = nil
+        } else {
+            top.elements.append(node)
+        }
+    }
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        elementLine = parser.lineNumber
+        text = ""
+        switch elementName {
+        case "dict", "array":
+            guard stack.count < PropertyListParser.maximumDepth else {
+                fail("property list nested deeper than \(PropertyListParser.maximumDepth) levels")
+                return
+            }
+            let placement = childPlacement()
+            stack.append(Frame(isDictionary: elementName == "dict", keyPath: placement.keyPath, line: placement.line))
+        default:
+            break
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        text += string
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        text += String(decoding: CDATABlock, as: UTF8.self)
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        switch elementName {
+        case "plist":
+            return
+        case "key":
+            guard let top = stack.last, top.isDictionary else {
+                fail("malformed XML property list at line \(elementLine): <key> outside a <dict>")
+                return
+            }
+            top.pendingKey = (text, elementLine)
+        case "dict", "array":
+            guard let frame = stack.popLast() else { return }
+            let node = PlistNode(value: frame.isDictionary ? .dictionary(frame.entries) : .array(frame.elements),
+                                 keyPath: frame.keyPath, line: frame.line)
+            let key = stack.last?.pendingKey?.key
+            attach(node, key: key)
+        case "string", "integer", "real", "true", "false", "date", "data":
+            let placement = childPlacement()
+            let value: PlistNode.Value
+            switch elementName {
+            case "string": value = .string(text)
+            case "integer":
+                guard let number = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                    fail("malformed XML property list at line \(elementLine): <integer> '\(text.prefix(40))' is not a number")
+                    return
+                }
+                value = .integer(number)
+            case "real": value = .real(Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+            case "true": value = .bool(true)
+            case "false": value = .bool(false)
+            case "date":
+                value = .date(ISO8601DateFormatter().date(from: text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? Date(timeIntervalSince1970: 0))
+            default:
+                let cleaned = text.filter { !$0.isWhitespace }
+                value = .data(Data(base64Encoded: cleaned) ?? Data())
+            }
+            attach(PlistNode(value: value, keyPath: placement.keyPath, line: placement.line), key: placement.key)
+        default:
+            fail("malformed XML property list at line \(elementLine): unexpected element <\(elementName)>")
+        }
+        text = ""
+    }
+}

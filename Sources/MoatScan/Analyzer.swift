@@ -1,0 +1,48 @@
+import MoatCore
+import MoatFormats
+import MoatRules
+import MoatSyntax
+
+/// Runs the selected rules on each loaded artifact, and the app rules on the whole app at the end.
+public struct Analyzer: Sendable {
+    public let sourceRules: [any SourceRule]
+    public let plistRules: [any PropertyListRule]
+    public let appRules: [any AppRule]
+
+    public init(rules: [any Rule.Type]) {
+        let instances = rules.map { $0.init() }
+        sourceRules = instances.compactMap { $0 as? any SourceRule }
+        plistRules = instances.compactMap { $0 as? any PropertyListRule }
+        appRules = instances.compactMap { $0 as? any AppRule }
+    }
+
+    public func analyze(_ file: CodeFile) -> [Finding] {
+        var findings: [Finding] = []
+        for rule in sourceRules where type(of: rule).languages.contains(file.language) {
+            var sink = FindingSink(rule: type(of: rule).description)
+            rule.check(file, &sink)
+            findings.append(contentsOf: sink.findings)
+        }
+        return findings
+    }
+
+    public func analyze(_ plist: PropertyListDocument) -> [Finding] {
+        var findings: [Finding] = []
+        for rule in plistRules where type(of: rule).plistKinds.contains(plist.kind) {
+            var sink = FindingSink(rule: type(of: rule).description)
+            rule.check(plist, &sink)
+            findings.append(contentsOf: sink.findings)
+        }
+        return findings
+    }
+
+    public func analyze(_ app: AppModel) -> [Finding] {
+        var findings: [Finding] = []
+        for rule in appRules {
+            var sink = FindingSink(rule: type(of: rule).description)
+            rule.check(app, &sink)
+            findings.append(contentsOf: sink.findings)
+        }
+        return findings
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import MoatCore
+
+/// What a discovered file is, decided by its name.
+public enum ArtifactKind: String, Sendable, Codable {
+    case swift, cFamily, propertyList, xcodeProject, interfaceBuilder
+}
+
+public struct DiscoveredFile: Sendable, Hashable {
+    public var url: URL
+    /// Relative to the scanned root, `/`-separated (prefixed by the root's name when several roots are scanned).
+    public var path: String
+    public var kind: ArtifactKind
+    public var isTestCode: Bool
+}
+
+/// Walks the scanned folders. Never follows a symbolic link to a folder, and only follows a link to a
+/// file when the target stays inside the root. Skips vendored and generated code unless asked.
+public struct Discovery {
+    /// Folders that hold other people's or generated code.
+    public static let vendoredFolders: Set<String> = ["Pods", "Carthage", ".build", "checkouts", "DerivedData", "Vendor",
+                                                      "ThirdParty", "External", "node_modules", "SourcePackages"]
+    /// Folders never entered, vendored or not.
+    public static let ignoredFolders: Set<String> = [".git", ".svn", ".hg", ".moat-cache", "xcuserdata"]
+    /// Bounds that keep a hostile tree from exhausting the scanner.
+    public static let maximumDepth = 64
+    public static let maximumFiles = 500_000
+
+    public var includeVendored: Bool
+    public var excludes: [String]
+
+    public init(includeVendored: Bool, excludes: [String]) {
+        self.includeVendored = includeVendored
+        self.excludes = excludes
+    }
+
+    public static func kind(ofFileNamed name: String) -> ArtifactKind? {
+        let lower = name.lowercased()
+        if lower == "project.pbxproj" { return .xcodeProject }
+        guard let dot = lower.lastIndex(of: ".") else { return nil }
+        switch lower[lower.index(after: dot)...] {
+        case "swift": return .swift
+        case "m", "mm", "h", "c", "cc", "cpp", "cxx", "hpp", "hh": return .cFamily
+        case "plist", "entitlements", "xcprivacy": return .propertyList
+        case "storyboard", "xib": return .interfaceBuilder
+        default: return nil
+        }
+    }
+
+    /// Test code is scanned, and its findings are marked.
+    public static func isTestPath(_ path: String) -> Bool {
+        let components = path.split(separator: "/")
+        for component in components.dropLast() {
+            if component == "Tests" || component == "Test" || component.hasSuffix("Tests") || component.hasSuffix("UITests")
+                || component == "Specs" {
+                return true
+            }
+        }
+        if let name = components.last {
+            let base = name.split(separator: ".").first ?? name
+            if base.hasSuffix("Tests") || base.hasSuffix("Test") || base.hasSuffix("Spec") { return true }
+        }
+        return false
+    }
+
+    /// Discovers the files under one root (a folder or a single file). `prefix` is prepended to paths.
+    public func discover(root: URL, prefix: String = "") -> (files: [DiscoveredFile], errors: [ScanError]) {
+        var files: [DiscoveredFile] = []
+        var errors: [ScanError] = []
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: root.path, isDirectory: &isDirectory) else {
+            return ([], [ScanError(path: root.path, message: "no such file or folder")])
+        }
+        if !isDirectory.boolValue {
+            let name = root.lastPathComponent
+            if let kind = Self.kind(ofFileNamed: name) {
+                let path = prefix.isEmpty ? name : prefix + "/" + name
+                files.append(DiscoveredFile(url: root, path: path, kind: kind, isTestCode: Self.isTestPath(path)))
+            } else {
+                errors.append(ScanError(path: root.path, message: "not a file kind Moat reads (Swift, Objective-C/C, property list, Xcode project, storyboard/xib)"))
+            }
+            return (files, errors)
+        }
+        let realRoot = root.resolvingSymlinksInPath().standardizedFileURL.path
+        var stack: [(url: URL, relative: String, depth: Int)] = [(root, "", 0)]
+        while let (folder, relative, depth) = stack.popLast() {
+            let entries: [String]
+            do {
+                entries = try fileManager.contentsOfDirectory(atPath: folder.path).sorted()
+            } catch {
+                errors.append(ScanError(path: display(relative, prefix: prefix, fallback: "."), message: "cannot read folder: permission denied or unreadable"))
+                continue
+            }
+            var subfolders: [(URL, String, Int)] = []
+            for name in entries {
+                let url = folder.appendingPathComponent(name)
+                let childRelative = relative.isEmpty ? name : relative + "/" + name
+                guard let attributes = try? fileManager.attributesOfItem(atPath: url.path),
+                      let type = attributes[.type] as? FileAttributeType else {
+                    errors.append(ScanError(path: display(childRelative, prefix: prefix, fallback: name), message: "cannot read file attributes"))
+                    continue
+                }
+                if excludes.contains(where: { Glob.matches($0, path: childRelative) }) { continue }
+                switch type {
+                case .typeDirectory:
+                    if Self.ignoredFolders.contains(name) { continue }
+                    if !includeVendored && (Self.vendoredFolders.contains(name) || name.hasSuffix(".framework")) { continue }
+                    if name.hasSuffix(".xcodeproj") || name.hasSuffix(".xcworkspace") {
+                        // Only the project file inside matters.
+                        let project = url.appendingPathComponent("project.pbxproj")
+                        if fileManager.fileExists(atPath: project.path) {
+                            let path = display(childRelative + "/project.pbxproj", prefix: prefix, fallback: "")
+                            files.append(DiscoveredFile(url: project, path: path, kind: .xcodeProject, isTestCode: false))
+                        }
+                        continue
+                    }
+                    guard depth + 1 <= Self.maximumDepth else {
+                        errors.append(ScanError(path: display(childRelative, prefix: prefix, fallback: name), message: "skipped: folders nested deeper than \(Self.maximumDepth) levels"))
+                        continue
+                    }
+                    subfolders.append((url, childRelative, depth + 1))
+                case .typeSymbolicLink:
+                    // Follow a link only to a regular file that stays inside the root.
+                    let target = url.resolvingSymlinksInPath().standardizedFileURL
+                    var targetIsDirectory: ObjCBool = false
+                    guard target.path.hasPrefix(realRoot + "/"),
+                          fileManager.fileExists(atPath: target.path, isDirectory: &targetIsDirectory),
+                          !targetIsDirectory.boolValue, let kind = Self.kind(ofFileNamed: name) else { continue }
+                    let path = display(childRelative, prefix: prefix, fallback: name)
+                    files.append(DiscoveredFile(url: target, path: path, kind: kind, isTestCode: Self.isTestPath(path)))
+                case .typeRegular:
+                    guard let kind = Self.kind(ofFileNamed: name) else { continue }
+                    let path = display(childRelative, prefix: prefix, fallback: name)
+                    files.append(DiscoveredFile(url: url, path: path, kind: kind, isTestCode: Self.isTestPath(path)))
+                default:
+                    continue
+                }
+                if files.count >= Self.maximumFiles {
+                    errors.append(ScanError(path: display(relative, prefix: prefix, fallback: "."), message: "stopped discovering after \(Self.maximumFiles) files"))
+                    return (files, errors)
+                }
+            }
+            stack.append(contentsOf: subfolders.reversed())
+        }
+        files.sort { $0.path < $1.path }
+        return (files, errors)
+    }
+
+    private func display(_ relative: String, prefix: String, fallback: String) -> String {
+        let path = relative.isEmpty ? fallback : relative
+        return prefix.isEmpty ? path : prefix + "/" + path
+    }
+}

@@ -1,0 +1,45 @@
+import MoatCore
+
+/// Everything a scan produced, handed whole to every reporter.
+public struct ScanResult: Sendable {
+    public var toolName = MoatVersion.name
+    public var toolVersion = MoatVersion.current
+    /// The roots as given on the command line.
+    public var roots: [String]
+    /// All findings, sorted; suppressed ones carry `suppression` and are not counted against the threshold.
+    public var findings: [Finding]
+    public var errors: [ScanError]
+    /// Descriptions of the rules that ran, in id order.
+    public var rules: [RuleDescription]
+    public var filesScanned: Int
+    /// App identity when a configuration was found (`CFBundleDisplayName`/`CFBundleName`, bundle id).
+    public var appName: String?
+    public var bundleIdentifier: String?
+
+    public init(roots: [String], findings: [Finding], errors: [ScanError], rules: [RuleDescription],
+                filesScanned: Int, appName: String? = nil, bundleIdentifier: String? = nil) {
+        self.roots = roots
+        self.findings = findings
+        self.errors = errors
+        self.rules = rules
+        self.filesScanned = filesScanned
+        self.appName = appName
+        self.bundleIdentifier = bundleIdentifier
+    }
+
+    /// Findings not covered by an inline suppression.
+    public var activeFindings: [Finding] { findings.filter { $0.suppression == nil } }
+
+    public func countsBySeverity() -> [Severity: Int] {
+        var counts: [Severity: Int] = [:]
+        for finding in activeFindings { counts[finding.severity, default: 0] += 1 }
+        return counts
+    }
+
+    /// Active findings at or above the threshold.
+    public func findings(atOrAbove threshold: Severity) -> [Finding] {
+        activeFindings.filter { $0.severity >= threshold }
+    }
+
+    public func rule(_ id: String) -> RuleDescription? { rules.first { $0.id == id } }
+}

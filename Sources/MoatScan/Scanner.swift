@@ -1,0 +1,144 @@
+import Foundation
+import MoatCore
+import MoatFormats
+import MoatRules
+import MoatSyntax
+
+/// What to scan and how.
+public struct ScanOptions: Sendable {
+    public var paths: [String]
+    public var configurationPath: String?
+    public var includeVendored = false
+    /// Rule ids or slugs given with `--rule` (only these run).
+    public var onlyRules: [String] = []
+    /// Rule ids or slugs given with `--exclude-rule`.
+    public var excludedRules: [String] = []
+
+    public init(paths: [String]) {
+        self.paths = paths.isEmpty ? ["."] : paths
+    }
+}
+
+/// The scan, top to bottom: configure → discover → load and analyze each file (its tree is dropped right
+/// after) → analyze the app as a whole → post-process → the result.
+public enum Scanner {
+    /// Throws `ScanError` for problems with the request itself (bad configuration, unknown rule):
+    /// the CLI reports those as usage errors (exit 2). Problems with scanned files end up in `errors`.
+    public static func scan(_ options: ScanOptions) throws -> (result: ScanResult, configuration: Configuration) {
+        // 1. Configure.
+        let roots = options.paths.map { URL(fileURLWithPath: $0) }
+        let configuration = try loadConfiguration(options, roots: roots)
+        let rules = try selectRules(options: options, configuration: configuration)
+        let analyzer = Analyzer(rules: rules)
+
+        // 2. Discover.
+        let discovery = Discovery(includeVendored: options.includeVendored || configuration.includeVendored == true,
+                                  excludes: configuration.exclude)
+        var files: [DiscoveredFile] = []
+        var errors: [ScanError] = []
+        for (index, root) in roots.enumerated() {
+            let prefix = roots.count > 1 ? displayPrefix(options.paths[index]) : ""
+            let found = discovery.discover(root: root, prefix: prefix)
+            files += found.files
+            errors += found.errors
+        }
+
+        // 3. Load and analyze, one file at a time.
+        let loader = Loader()
+        var raw: [Finding] = []
+        var plists: [PropertyListDocument] = []
+        var summaries: [SourceSummary] = []
+        var suppressions: [SuppressionDirective] = []
+        for file in files {
+            switch loader.load(file) {
+            case .failure(let error):
+                errors.append(error)
+            case .success(.code(let code)):
+                raw += analyzer.analyze(code)
+                summaries.append(SourceSummary(file: code))
+                suppressions += SuppressionDirective.directives(in: code)
+            case .success(.propertyList(let plist)):
+                raw += analyzer.analyze(plist)
+                plists.append(plist)
+            case .success(.unsupported):
+                break
+            }
+        }
+
+        // 4. The app as a whole.
+        let app = AppModel(plists: plists, sources: summaries)
+        raw += analyzer.analyze(app)
+
+        // 5. Post-process.
+        let postProcessor = PostProcessor(
+            severityOverrides: configuration.severityOverrides,
+            enabledRuleIds: Set(rules.map { $0.description.id }),
+            testPaths: Set(files.filter(\.isTestCode).map(\.path)))
+        let findings = postProcessor.process(raw, suppressions: suppressions)
+        errors.sort { ($0.path, $0.message) < ($1.path, $1.message) }
+
+        let identity = appIdentity(app)
+        let result = ScanResult(roots: options.paths, findings: findings, errors: errors,
+                                rules: rules.map { $0.description }.sorted { $0.id < $1.id },
+                                filesScanned: files.count, appName: identity.name, bundleIdentifier: identity.bundleId)
+        return (result, configuration)
+    }
+
+    static func loadConfiguration(_ options: ScanOptions, roots: [URL]) throws -> Configuration {
+        if let path = options.configurationPath {
+            return try Configuration.load(from: URL(fileURLWithPath: path))
+        }
+        for root in roots {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            let candidate = root.appendingPathComponent(Configuration.fileName)
+            if FileManager.default.fileExists(atPath: candidate.path) {
+                return try Configuration.load(from: candidate)
+            }
+        }
+        return Configuration()
+    }
+
+    /// Rules after `--rule`, `--exclude-rule` and the configuration. Unknown names are an error.
+    public static func selectRules(options: ScanOptions, configuration: Configuration) throws -> [any Rule.Type] {
+        func resolve(_ names: [String], _ source: String) throws -> Set<String> {
+            var ids = Set<String>()
+            for name in names {
+                guard let rule = RuleRegistry.rule(named: name) else {
+                    throw ScanError(path: source, message: "unknown rule '\(name)' (see `moat rules`)")
+                }
+                ids.insert(rule.description.id)
+            }
+            return ids
+        }
+        let only = try resolve(options.onlyRules, "--rule")
+        let excluded = try resolve(options.excludedRules, "--exclude-rule")
+        let enabled = try resolve(configuration.enabledRules, Configuration.fileName)
+        let disabled = try resolve(configuration.disabledRules, Configuration.fileName)
+        _ = try resolve(Array(configuration.severityOverrides.keys), Configuration.fileName)
+        return RuleRegistry.all.filter { rule in
+            let id = rule.description.id
+            if !only.isEmpty && !only.contains(id) { return false }
+            if !enabled.isEmpty && !enabled.contains(id) { return false }
+            return !excluded.contains(id) && !disabled.contains(id)
+        }
+    }
+
+    private static func displayPrefix(_ argument: String) -> String {
+        var trimmed = argument
+        while trimmed.hasSuffix("/") && trimmed.count > 1 { trimmed.removeLast() }
+        if trimmed.hasPrefix("./") { trimmed.removeFirst(2) }
+        return trimmed
+    }
+
+    private static func appIdentity(_ app: AppModel) -> (name: String?, bundleId: String?) {
+        for plist in app.infoPlists.sorted(by: { $0.path.count < $1.path.count }) {
+            let name = plist.root["CFBundleDisplayName"]?.string ?? plist.root["CFBundleName"]?.string
+            let bundleId = plist.root["CFBundleIdentifier"]?.string
+            if name != nil || bundleId != nil {
+                return (name.flatMap { $0.hasPrefix("$(") ? nil : $0 }, bundleId.flatMap { $0.hasPrefix("$(") ? nil : $0 })
+            }
+        }
+        return (nil, nil)
+    }
+}

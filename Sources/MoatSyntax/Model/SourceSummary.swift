@@ -1,0 +1,52 @@
+/// The per-file facts kept after a code file's tree is dropped, for app-level rules that span files
+/// (a usage description versus the API calls that need it; a URL scheme versus its handler).
+public struct SourceSummary: Sendable {
+    public var path: String
+    public var language: SourceLanguage
+    /// Every name the code reads or calls (identifiers, members, Objective-C selectors, type names), with
+    /// the first place it appears.
+    public var referencedNames: [String: SourcePosition]
+    /// Functions and methods defined here (Swift full names like `application(_:open:options:)`,
+    /// Objective-C selectors), with their positions.
+    public var definedFunctions: [String: SourcePosition]
+    /// Types declared here and the protocols/superclasses they name.
+    public var declaredTypes: [String: [String]]
+    public var imports: [String]
+
+    public init(path: String, language: SourceLanguage, referencedNames: [String: SourcePosition],
+                definedFunctions: [String: SourcePosition], declaredTypes: [String: [String]], imports: [String]) {
+        self.path = path
+        self.language = language
+        self.referencedNames = referencedNames
+        self.definedFunctions = definedFunctions
+        self.declaredTypes = declaredTypes
+        self.imports = imports
+    }
+
+    public init(file: CodeFile) {
+        var names: [String: SourcePosition] = [:]
+        func note(_ name: String, _ position: SourcePosition) {
+            if let existing = names[name], existing.offset <= position.offset { return }
+            names[name] = position
+        }
+        for reference in file.typeReferences { note(reference.name, reference.range.start) }
+        file.forEachExpression { expression, _ in
+            switch expression.kind {
+            case .identifier(let name): note(name, expression.range.start)
+            case .member(_, let name): note(name, expression.range.start)
+            case .typeValue(let name): note(name, expression.range.start)
+            case .call:
+                if let swiftName = expression.swiftCallName { note(swiftName, expression.range.start) }
+            default: break
+            }
+        }
+        var functions: [String: SourcePosition] = [:]
+        for (function, _) in file.allFunctions where functions[function.fullName] == nil {
+            functions[function.fullName] = function.nameRange.start
+        }
+        var types: [String: [String]] = [:]
+        for type in file.allTypes { types[type.name, default: []].append(contentsOf: type.inherits) }
+        self.init(path: file.path, language: file.language, referencedNames: names, definedFunctions: functions,
+                  declaredTypes: types, imports: file.imports)
+    }
+}
