@@ -27,8 +27,12 @@ public struct SuppressionDirective: Sendable, Hashable {
     }
 
     public static func parse(_ comment: Comment, path: String) -> SuppressionDirective? {
-        guard let keywordRange = comment.text.range(of: keyword) else { return nil }
-        var rest = String(comment.text[keywordRange.upperBound...])
+        // The directive must open the comment: `// moat:ignore ...` or `/* moat:ignore ... */`.
+        var body = Substring(comment.text)
+        while let first = body.first, first == "/" || first == "*" || first == "!" { body.removeFirst() }
+        body = body.drop { $0 == " " || $0 == "\t" }
+        guard body.hasPrefix(keyword) else { return nil }
+        var rest = String(body.dropFirst(keyword.count))
         if rest.hasSuffix("*/") { rest.removeLast(2) }
         var reason: String?
         if let separator = rest.range(of: "--") {

@@ -1,4 +1,5 @@
 /// The rules of this group, in id order. Add a new rule's type here.
 public enum NetworkRules {
-    public static let all: [any Rule.Type] = []
+    public static let all: [any Rule.Type] = [ATSArbitraryLoadsRule.self, ATSInsecureHTTPExceptionRule.self,
+                                              ATSWeakTLSVersionRule.self]
 }

@@ -1,0 +1,240 @@
+import Foundation
+import MoatCore
+import MoatReport
+import MoatRules
+import MoatScan
+
+struct UsageError: Error {
+    var message: String
+    var command: String?
+}
+
+enum CommandLineInterface {
+    static let usage = """
+    Usage: moat <command> [options]
+
+    Commands:
+      scan [PATH ...]      Scan source folders or files (default: the current folder).
+      rules                List the rule catalogue.
+      explain RULE         Show a rule's rationale, fix, references and examples.
+      help [COMMAND]       Show help for a command.
+      --version            Print the version.
+
+    Exit codes: 0 no finding at or above --fail-on, 1 findings at or above it, 2 usage or tool error.
+    """
+
+    static let scanUsage = """
+    Usage: moat scan [PATH ...] [options]
+
+    Options:
+      --format FORMAT        text (default), json, sarif, xcode
+      --output FILE, -o FILE Write the report to FILE instead of standard output
+      --fail-on SEVERITY     critical, high (default), medium, low, info: exit 1 when a finding is at or above it
+      --config FILE          Configuration file (default: .moat.json in the scanned folder)
+      --include-vendored     Also scan Pods/, Carthage/, SwiftPM checkouts, Vendor/, ThirdParty/ ...
+      --rule ID              Run only this rule (repeatable; id or slug)
+      --exclude-rule ID      Do not run this rule (repeatable; id or slug)
+      --show-suppressed      List findings silenced by moat:ignore in the text format
+      --no-color             Never colour the text format
+    """
+
+    static let rulesUsage = """
+    Usage: moat rules [--format text|json|markdown]
+    """
+
+    static let explainUsage = """
+    Usage: moat explain RULE
+    """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        do {
+            guard let command = arguments.first else {
+                print(usage)
+                return 2
+            }
+            let rest = Array(arguments.dropFirst())
+            switch command {
+            case "scan": return try scan(rest)
+            case "rules": return try rules(rest)
+            case "explain": return try explain(rest)
+            case "help", "--help", "-h": return help(rest)
+            case "--version", "version":
+                print("\(MoatVersion.name) \(MoatVersion.current)")
+                return 0
+            default:
+                throw UsageError(message: "unknown command '\(command)'")
+            }
+        } catch let error as UsageError {
+            printError("moat: \(error.message)\n")
+            switch error.command {
+            case "scan": printError(scanUsage + "\n")
+            case "rules": printError(rulesUsage + "\n")
+            case "explain": printError(explainUsage + "\n")
+            default: printError(usage + "\n")
+            }
+            return 2
+        } catch let error as ScanError {
+            printError("moat: \(error.path): \(error.message)\n")
+            return 2
+        } catch {
+            printError("moat: \(error)\n")
+            return 2
+        }
+    }
+
+    static func help(_ arguments: [String]) -> Int32 {
+        switch arguments.first {
+        case "scan": print(scanUsage)
+        case "rules": print(rulesUsage)
+        case "explain": print(explainUsage)
+        case nil: print(usage)
+        case let other?:
+            printError("moat: unknown command '\(other)'\n" + usage + "\n")
+            return 2
+        }
+        return 0
+    }
+
+    // MARK: scan
+
+    static func scan(_ arguments: [String]) throws -> Int32 {
+        var parser = ArgumentParser(arguments, command: "scan")
+        var paths: [String] = []
+        var format = ReportFormat.text
+        var output: String?
+        var failOn: Severity?
+        var configPath: String?
+        var includeVendored = false
+        var onlyRules: [String] = []
+        var excludedRules: [String] = []
+        var showSuppressed = false
+        var noColor = false
+        while let argument = parser.next() {
+            switch argument {
+            case "--format", "-f":
+                let value = try parser.value(for: argument)
+                guard let parsed = ReportFormat(rawValue: value) else {
+                    throw UsageError(message: "unknown format '\(value)' for --format (expected \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")))", command: "scan")
+                }
+                format = parsed
+            case "--output", "-o": output = try parser.value(for: argument)
+            case "--fail-on":
+                let value = try parser.value(for: argument)
+                guard let parsed = Severity(rawValue: value.lowercased()) else {
+                    throw UsageError(message: "unknown severity '\(value)' for --fail-on (expected critical, high, medium, low, info)", command: "scan")
+                }
+                failOn = parsed
+            case "--config": configPath = try parser.value(for: argument)
+            case "--include-vendored": includeVendored = true
+            case "--rule": onlyRules.append(try parser.value(for: argument))
+            case "--exclude-rule": excludedRules.append(try parser.value(for: argument))
+            case "--show-suppressed": showSuppressed = true
+            case "--no-color": noColor = true
+            default:
+                if argument.hasPrefix("-") && argument != "-" {
+                    throw UsageError(message: "unknown option '\(argument)'", command: "scan")
+                }
+                paths.append(argument)
+            }
+        }
+        var options = ScanOptions(paths: paths)
+        options.configurationPath = configPath
+        options.includeVendored = includeVendored
+        options.onlyRules = onlyRules
+        options.excludedRules = excludedRules
+        for path in options.paths where !FileManager.default.fileExists(atPath: path) {
+            throw UsageError(message: "no such file or folder '\(path)'", command: "scan")
+        }
+
+        let (result, configuration) = try Scanner.scan(options)
+        let threshold = failOn ?? configuration.failOn ?? .high
+        let useColor = !noColor && output == nil && format == .text && isatty(STDOUT_FILENO) != 0
+            && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let reportOptions = ReportOptions(color: useColor, failOn: threshold, showSuppressed: showSuppressed)
+        let report = format.reporter.render(result, options: reportOptions)
+        if let output {
+            do {
+                try Data(report.utf8).write(to: URL(fileURLWithPath: output))
+            } catch {
+                throw ScanError(path: output, message: "cannot write report: \(error.localizedDescription)")
+            }
+        } else {
+            FileHandle.standardOutput.write(Data(report.utf8))
+        }
+        return result.findings(atOrAbove: threshold).isEmpty ? 0 : 1
+    }
+
+    // MARK: rules, explain
+
+    static func rules(_ arguments: [String]) throws -> Int32 {
+        var parser = ArgumentParser(arguments, command: "rules")
+        var format = "text"
+        while let argument = parser.next() {
+            switch argument {
+            case "--format", "-f":
+                format = try parser.value(for: argument)
+                guard ["text", "json", "markdown"].contains(format) else {
+                    throw UsageError(message: "unknown format '\(format)' for --format (expected text, json, markdown)", command: "rules")
+                }
+            default:
+                throw UsageError(message: "unexpected argument '\(argument)'", command: "rules")
+            }
+        }
+        let descriptions = RuleRegistry.descriptions
+        switch format {
+        case "json": print(RuleCatalogue.json(descriptions), terminator: "")
+        case "markdown": print(RuleCatalogue.markdown(descriptions), terminator: "")
+        default: print(RuleCatalogue.text(descriptions), terminator: "")
+        }
+        return 0
+    }
+
+    static func explain(_ arguments: [String]) throws -> Int32 {
+        guard arguments.count == 1, let name = arguments.first, !name.hasPrefix("-") else {
+            throw UsageError(message: arguments.isEmpty ? "explain needs a rule id or slug" : "explain takes exactly one rule", command: "explain")
+        }
+        guard let rule = RuleRegistry.rule(named: name) else {
+            throw UsageError(message: "unknown rule '\(name)' (see `moat rules`)", command: "explain")
+        }
+        print(RuleCatalogue.explain(rule.description), terminator: "")
+        return 0
+    }
+
+    static func printError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+/// Hand-written argument reading: options with values, `--opt=value`, and positionals.
+struct ArgumentParser {
+    private var arguments: [String]
+    private var index = 0
+    let command: String
+
+    init(_ arguments: [String], command: String) {
+        var expanded: [String] = []
+        for argument in arguments {
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                expanded.append(String(argument[..<equals]))
+                expanded.append(String(argument[argument.index(after: equals)...]))
+            } else {
+                expanded.append(argument)
+            }
+        }
+        self.arguments = expanded
+        self.command = command
+    }
+
+    mutating func next() -> String? {
+        guard index < arguments.count else { return nil }
+        defer { index += 1 }
+        return arguments[index]
+    }
+
+    mutating func value(for option: String) throws -> String {
+        guard let value = next() else {
+            throw UsageError(message: "option '\(option)' needs a value", command: command)
+        }
+        return value
+    }
+}
