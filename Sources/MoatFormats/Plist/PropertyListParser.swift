@@ -24,7 +24,7 @@ public enum PropertyListParser {
         guard !data.isEmpty else { throw PropertyListError("empty property list") }
         let resolvedKind = kind ?? PlistKind.of(path: path)
         if data.starts(with: Array("bplist".utf8)) {
-            let root = try foundationTree(data: data, lines: nil)
+            let root = try foundationTree(data: data, lines: nil, requireBinary: true)
             return PropertyListDocument(path: path, format: .binary, kind: resolvedKind, root: root)
         }
         let head = String(decoding: data.prefix(512), as: UTF8.self)
@@ -48,12 +48,19 @@ public enum PropertyListParser {
         return try parse(data: Data(contentsOf: url), path: path, kind: kind)
     }
 
-    private static func foundationTree(data: Data, lines: OpenStepKeyLines?) throws -> PlistNode {
+    private static func foundationTree(data: Data, lines: OpenStepKeyLines?, requireBinary: Bool = false) throws -> PlistNode {
         let object: Any
+        var format = PropertyListSerialization.PropertyListFormat.openStep
         do {
-            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            object = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
         } catch {
             throw PropertyListError("malformed property list: \(Self.describe(error))")
+        }
+        if requireBinary && format != .binary {
+            throw PropertyListError("malformed property list: starts like a binary plist but is not one")
+        }
+        if object is String || object is Data {
+            throw PropertyListError("malformed property list: the root is not a dictionary or an array")
         }
         var lineFinder = lines
         return try convert(object, keyPath: "", line: 1, depth: 0, lines: &lineFinder)
