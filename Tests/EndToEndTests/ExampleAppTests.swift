@@ -123,3 +123,15 @@ struct ExampleAppTests {
         #expect(text.contains("CWE-502"))
     }
 }
+
+struct ReadmeTests {
+    @Test func readmeCatalogueIsGeneratedFromTheRules() throws {
+        let (status, stdout, _) = try ExampleAppTests.run(["rules", "--format", "markdown"])
+        #expect(status == 0)
+        let catalogue = String(decoding: stdout, as: UTF8.self)
+        let readme = try String(contentsOf: ExampleAppTests.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(catalogue.contains("| MOAT-CODE-001 | `insecure-unarchiving` |"))
+        #expect(readme.contains("<!-- rules:begin -->\n" + catalogue + "<!-- rules:end -->"),
+                "README rules catalogue is stale: run Scripts/update-readme-rules.sh")
+    }
+}
