@@ -33,6 +33,7 @@ let package = Package(
     name: "Moat",
     products: [
         .executable(name: "moat", targets: ["moat"]),
+        .executable(name: "moat-bench", targets: ["moat-bench"]),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
@@ -44,6 +45,7 @@ let package = Package(
         .target(name: "MoatScan", dependencies: ["MoatCore", "MoatFormats", "MoatSyntax", "MoatRules"]),
         .target(name: "MoatReport", dependencies: ["MoatCore", "MoatScan", "MoatRules"]),
         .executableTarget(name: "moat", dependencies: ["MoatCore", "MoatScan", "MoatReport", "MoatRules"]),
+        .executableTarget(name: "moat-bench", dependencies: ["MoatCore", "MoatScan", "MoatSyntax"]),
         .testTarget(name: "MoatCoreTests", dependencies: ["MoatCore"]),
         .testTarget(name: "MoatFormatsTests", dependencies: ["MoatFormats"]),
         .testTarget(name: "MoatSyntaxTests", dependencies: ["MoatSyntax"]),
