@@ -30,6 +30,7 @@ final class XMLPlistReader: NSObject, XMLParserDelegate {
     private(set) var xmlErrorLine: Int?
 
     static func read(data: Data) throws -> PlistNode {
+        try XMLInput.validate(data, what: "XML property list")
         let reader = XMLPlistReader()
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
