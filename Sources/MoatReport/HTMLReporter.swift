@@ -94,7 +94,7 @@ private struct Page {
         let counts = result.countsBySeverity()
         out += "<section id=\"overview\">\n<h2>Overview</h2>\n<div class=\"cards\">\n"
         for severity in Severity.allCases.reversed() {
-            out += "<div class=\"card sev-\(severity.rawValue)\"><span class=\"count\">\(counts[severity] ?? 0)</span><span class=\"label\">\(ReportSupport.severityName(severity))</span></div>\n"
+            out += "<div class=\"card sev-\(severity.rawValue)\"><span class=\"num\">\(counts[severity] ?? 0)</span><span class=\"label\">\(ReportSupport.severityName(severity))</span></div>\n"
         }
         out += "</div>\n<div class=\"charts\">\n"
         let severityRows = Severity.allCases.reversed().map { severity in
@@ -180,7 +180,7 @@ private struct Page {
                 out += "<li>\(e(finding.message)) <code class=\"where\">\(e(ReportSupport.place(finding.location)))</code></li>\n"
             }
             out += "</ul>\n"
-            if !rule.rationale.isEmpty { out += "<p class=\"why\">\(e(rule.rationale))</p>\n" }
+            if !rule.rationale.isEmpty { out += "<p class=\"why\">\(HTML.richText(rule.rationale))</p>\n" }
             out += "</details>\n"
         }
         out += "</section>\n"
@@ -221,8 +221,8 @@ private struct Page {
         let severity = findings.map(\.severity).max() ?? rule.severity
         out += "<details class=\"rule\" open>\n<summary><span class=\"badge sev-\(severity.rawValue)\">\(ReportSupport.severityName(severity))</span> <strong>\(e(rule.title))</strong> <span class=\"rule-id\">\(e(rule.id)) · \(e(rule.slug))</span> <span class=\"count\">\(findings.count)</span></summary>\n"
         out += "<div class=\"rule-body\">\n"
-        if !rule.rationale.isEmpty { out += "<p class=\"why\"><strong>Why it matters.</strong> \(e(rule.rationale))</p>\n" }
-        out += "<p class=\"fix\"><strong>How to fix.</strong> \(e(rule.fix))</p>\n"
+        if !rule.rationale.isEmpty { out += "<p class=\"why\"><strong>Why it matters.</strong> \(HTML.richText(rule.rationale))</p>\n" }
+        out += "<p class=\"fix\"><strong>How to fix.</strong> \(HTML.richText(rule.fix))</p>\n"
         let links = SARIFReporter.links(rule)
         if !links.isEmpty {
             out += "<p class=\"links\">" + links.map { HTML.link($0.url, $0.label) }.joined(separator: " · ") + "</p>\n"
@@ -261,7 +261,7 @@ private struct Page {
             out += "<pre class=\"excerpt\"><code>"
             for (number, text) in lines {
                 let hit = number == location.line
-                out += "<span class=\"line\(hit ? " hit" : "")\"><span class=\"ln\">\(number)</span>\(e(text))</span>\n"
+                out += "<span class=\"line\(hit ? " hit" : "")\"><span class=\"ln\">\(number)</span>\(e(text))\n</span>"
             }
             out += "</code></pre>\n"
         } else if let evidence = finding.evidence, !evidence.isEmpty {
@@ -322,7 +322,7 @@ private struct Page {
     code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px}
     .identity{font-size:17px;margin:4px 0}.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;color:var(--muted)}.facts dt{font-weight:600}.facts dd{margin:0}
     .cards{display:flex;gap:10px;flex-wrap:wrap}.card{border:1px solid var(--line);border-left:6px solid;border-radius:6px;padding:8px 14px;min-width:110px;background:var(--panel)}
-    .card .count{display:block;font-size:26px;font-weight:700}.card .label{color:var(--muted)}
+    .card .num{display:block;font-size:26px;font-weight:700}.card .label{color:var(--muted)}
     .card.sev-critical{border-left-color:var(--critical)}.card.sev-high{border-left-color:var(--high)}.card.sev-medium{border-left-color:var(--medium)}.card.sev-low{border-left-color:var(--low)}.card.sev-info{border-left-color:var(--info)}
     .charts{display:flex;gap:24px;flex-wrap:wrap;margin-top:16px}.chart{margin:0}.chart figcaption{color:var(--muted);font-size:13px}
     .chart-label,.chart-value{font-size:12px;fill:var(--fg)}

@@ -117,8 +117,9 @@ public struct MarkdownReporter: Reporter {
             }
             out += "\(finding.related.count + 1). \(location(finding.location, options: options)): \(Markdown.escape(finding.message))\n\n"
         }
-        if !rule.rationale.isEmpty { out += "**Why it matters.** \(Markdown.escape(rule.rationale))\n\n" }
-        out += "**How to fix.** \(Markdown.escape(finding.fix))\n\n"
+        // Rule texts are Moat's own Markdown (backticks for code), not text from the scanned app.
+        if !rule.rationale.isEmpty { out += "**Why it matters.** \(ReportSupport.oneLine(rule.rationale))\n\n" }
+        out += "**How to fix.** \(ReportSupport.oneLine(finding.fix))\n\n"
         let links = SARIFReporter.links(rule)
         if !links.isEmpty {
             out += links.map { "[\(Markdown.escape($0.label))](\(Markdown.url($0.url)))" }.joined(separator: " · ") + "\n\n"

@@ -81,6 +81,15 @@ enum HTML {
         return output
     }
 
+    /// Moat's own rule texts mark code with backticks: escaped, with those spans as `<code>`.
+    static func richText(_ text: String) -> String {
+        let parts = text.split(separator: "`", omittingEmptySubsequences: false)
+        guard parts.count >= 3, parts.count % 2 == 1 else { return escape(text) }
+        return parts.enumerated().map { index, part in
+            index % 2 == 1 ? "<code>\(escape(String(part)))</code>" : escape(String(part))
+        }.joined()
+    }
+
     /// An `href` for a link Moat itself builds (MASVS, MASTG, CWE, rule references): only http(s).
     static func link(_ url: String, _ label: String) -> String {
         guard url.hasPrefix("https://") || url.hasPrefix("http://") else { return escape(label) }
