@@ -40,7 +40,7 @@ enum ChangeReviewText {
         }
         out += "\n"
         for answer in review.answers where answer.isYes {
-            out += "<details><summary>\(HTML.escape(answer.question.question)) Yes, \(answer.evidence.count) hunk\(answer.evidence.count == 1 ? "" : "s")</summary>\n\n"
+            out += "<details><summary>\(Markdown.inHTML(answer.question.question)) Yes, \(answer.evidence.count) hunk\(answer.evidence.count == 1 ? "" : "s")</summary>\n\n"
             out += "**Verify:** \(Markdown.escape(answer.question.verify))\n\n"
             for evidence in answer.evidence.prefix(50) {
                 out += "- **\(Markdown.escape(evidence.hunkDescription))**"

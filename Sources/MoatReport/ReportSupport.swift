@@ -120,6 +120,20 @@ enum Markdown {
         return output
     }
 
+    /// Text inside raw HTML in a Markdown document (`<summary>`): HTML-escaped, and Markdown punctuation as
+    /// numeric entities, so neither an HTML nor a Markdown parser finds markup in it.
+    static func inHTML(_ text: String) -> String {
+        var output = ""
+        for character in HTML.escape(ReportSupport.oneLine(text)) {
+            if punctuation.contains(character), let ascii = character.asciiValue {
+                output += "&#\(ascii);"
+            } else {
+                output.append(character)
+            }
+        }
+        return output
+    }
+
     /// A fenced code block whose fence is longer than any backtick run in the content.
     static func codeBlock(_ text: String, language: String = "") -> String {
         var longest = 0

@@ -48,14 +48,16 @@ final class SourceFiles {
 
     /// The file on disk for a finding path, or nil when it cannot be found safely.
     func url(for path: String) -> URL? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\0"), !parts.contains(where: { $0 == ".." }) else { return nil }
+        guard !path.isEmpty, !path.contains("\0") else { return nil }
         for root in roots {
             var relative = path
             if !root.prefix.isEmpty {
+                // Several roots: paths start with the root as given (which may be absolute).
                 guard path.hasPrefix(root.prefix + "/") else { continue }
                 relative = String(path.dropFirst(root.prefix.count + 1))
             }
+            let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+            guard !relative.isEmpty, !relative.hasPrefix("/"), !parts.contains(where: { $0 == ".." }) else { continue }
             let candidate: URL
             if root.isDirectory {
                 candidate = root.url.appendingPathComponent(relative)
