@@ -173,8 +173,17 @@ private struct Detector {
         self.hunks = hunks
     }
 
-    func hunk(for range: SourceRange) -> ChangeSet.Hunk? {
-        hunks.first { $0.startLine <= range.end.line && range.start.line <= $0.endLine }
+    /// The hunk a construct belongs to: one its lines touch, or a deletion earlier in the same function
+    /// (removing a check changes the meaning of everything after it).
+    func hunk(for range: SourceRange, in function: FunctionDeclaration?) -> ChangeSet.Hunk? {
+        if let touching = hunks.first(where: { $0.startLine <= range.end.line && range.start.line <= $0.endLine }) {
+            return touching
+        }
+        guard let function, let body = function.body else { return nil }
+        return hunks.last { hunk in
+            hunk.isDeletion && body.range.start.line <= hunk.startLine && hunk.endLine <= body.range.end.line
+                && hunk.endLine < range.start.line && range.end.line <= body.range.end.line
+        }
     }
 
     mutating func run() {
@@ -185,13 +194,13 @@ private struct Detector {
             case .expression(let expression):
                 switch expression.kind {
                 case .call:
-                    if let hunk = hunk(for: expression.range) { calls.append((expression, context, hunk)) }
+                    if let hunk = hunk(for: expression.range, in: context.function) { calls.append((expression, context, hunk)) }
                 case .binary("=", let target, let value):
-                    if let hunk = hunk(for: expression.range) { assignments.append((target, value, expression.range, context, hunk)) }
+                    if let hunk = hunk(for: expression.range, in: context.function) { assignments.append((target, value, expression.range, context, hunk)) }
                 default: break
                 }
             case .statement(let statement):
-                if case .assignment(let target, "=", let value) = statement.kind, let hunk = hunk(for: statement.range) {
+                if case .assignment(let target, "=", let value) = statement.kind, let hunk = hunk(for: statement.range, in: context.function) {
                     assignments.append((target, value, statement.range, context, hunk))
                 }
             case .declaration:
@@ -236,6 +245,10 @@ private struct Detector {
 
     mutating func record(_ question: ThreatQuestion, _ range: SourceRange, _ hunk: ChangeSet.Hunk, _ reason: String,
                          context: WalkContext, names: Set<String>) {
+        var reason = reason
+        if hunk.endLine < range.start.line {
+            reason += " Lines were removed before it in the same function (at \(hunk.lines)): check that no validation was lost."
+        }
         let site = ThreatSite(line: range.start.line, column: range.start.column, code: code(at: range), reason: reason)
         found.append((question, hunk, site, checks(before: range.start.line, in: context.function, mentioning: names)))
     }
