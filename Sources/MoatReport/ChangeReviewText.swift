@@ -41,13 +41,13 @@ enum ChangeReviewText {
         out += "\n"
         for answer in review.answers where answer.isYes {
             out += "<details><summary>\(Markdown.inHTML(answer.question.question)) Yes, \(answer.evidence.count) hunk\(answer.evidence.count == 1 ? "" : "s")</summary>\n\n"
-            out += "**Verify:** \(Markdown.escape(answer.question.verify))\n\n"
+            out += "**Verify:** \(Markdown.richText(answer.question.verify))\n\n"
             for evidence in answer.evidence.prefix(50) {
                 out += "- **\(Markdown.escape(evidence.hunkDescription))**"
                 if !evidence.ruleIds.isEmpty { out += " (\(Markdown.escape(evidence.ruleIds.joined(separator: ", "))))" }
                 out += "\n"
                 for site in evidence.sites.prefix(10) {
-                    out += "  - line \(site.line): \(Markdown.escape(site.reason))"
+                    out += "  - line \(site.line): \(Markdown.richText(site.reason))"
                     if !site.code.isEmpty { out += " " + Markdown.codeSpan(site.code) }
                     out += "\n"
                 }

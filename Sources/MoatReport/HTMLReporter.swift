@@ -142,13 +142,13 @@ private struct Page {
             out += "<div class=\"question \(answer.isYes ? "yes" : "no")\">\n"
             out += "<h3>\(e(answer.question.question)) <span class=\"answer\">\(answer.isYes ? "Yes" : "No")</span></h3>\n"
             if answer.isYes {
-                out += "<p class=\"verify\"><strong>Verify:</strong> \(e(answer.question.verify))</p>\n<ul>\n"
+                out += "<p class=\"verify\"><strong>Verify:</strong> \(HTML.richText(answer.question.verify))</p>\n<ul>\n"
                 for evidence in answer.evidence {
                     out += "<li><code>\(e(evidence.hunkDescription))</code>"
                     if !evidence.ruleIds.isEmpty { out += " <span class=\"tag\">\(e(evidence.ruleIds.joined(separator: ", ")))</span>" }
                     out += "<ul>\n"
                     for site in evidence.sites {
-                        out += "<li>line \(site.line): \(e(site.reason))<pre class=\"evidence\"><code>\(e(site.code))</code></pre></li>\n"
+                        out += "<li>line \(site.line): \(HTML.richText(site.reason))<pre class=\"evidence\"><code>\(e(site.code))</code></pre></li>\n"
                     }
                     if !evidence.checks.isEmpty {
                         out += "<li>Checks seen before it: " + evidence.checks.map { "<code>\(e($0))</code>" }.joined(separator: "; ") + "</li>\n"

@@ -111,13 +111,23 @@ enum Markdown {
             case "<": output += "&lt;"
             case ">": output += "&gt;"
             case "&": output += "&amp;"
-            case "\"": output += "&quot;"
             default:
                 if punctuation.contains(character) { output.append("\\") }
                 output.append(character)
             }
         }
         return output
+    }
+
+    /// Text with `code` spans marked by backticks (Moat's explanations, which quote the scanned code):
+    /// plain parts escaped, quoted parts as code spans. A backtick inside quoted code only shifts the
+    /// spans; every part is still escaped or literal.
+    static func richText(_ text: String) -> String {
+        let parts = text.split(separator: "`", omittingEmptySubsequences: false)
+        guard parts.count >= 3 else { return escape(text) }
+        return parts.enumerated().map { index, part in
+            index % 2 == 1 && index < parts.count - 1 ? codeSpan(String(part)) : escape(String(part))
+        }.joined()
     }
 
     /// Text inside raw HTML in a Markdown document (`<summary>`): HTML-escaped, and Markdown punctuation as

@@ -132,3 +132,53 @@ import Testing
         #expect(severities.contains("Info"))
     }
 }
+
+@Suite struct ChangeReviewRenderingTests {
+    func reviewed() throws -> (SampleScan, ScanResult) {
+        let sample = try SampleScan.make()
+        var result = sample.result
+        let hunk = ChangeSet.Hunk(startLine: 2, endLine: 6)
+        let hostile = ThreatSite(line: 5, column: 5, code: "session.state = \"<img src=x onerror=alert(1)>`x`\"",
+                                 reason: "sets `session.state` to `\"<img src=x onerror=alert(1)>`x`\"` in `handle(message:)`, which handles a remote message (`message`: `RemoteMessage`).")
+        let evidence = ThreatEvidence(question: .stateMachine, path: "Sources/Session.swift", hunk: hunk, sites: [hostile],
+                                      checks: ["line 3: session.state == .inviting"])
+        result.changeReview = ChangeReview(
+            base: "origin/main", changes: ChangeSet(files: ["Sources/Session.swift": [hunk]]),
+            answers: ThreatQuestion.allCases.map { ThreatAnswer(question: $0, evidence: $0 == .stateMachine ? [evidence] : []) },
+            findingsOutsideChange: 3)
+        return (sample, result)
+    }
+
+    @Test func markdownAnswersEachQuestionWithItsHunks() throws {
+        let (sample, result) = try reviewed()
+        defer { sample.remove() }
+        let markdown = MarkdownReporter().render(result, options: ReportOptions())
+        #expect(markdown.hasPrefix("## Moat security review of this change"))
+        #expect(markdown.contains("Compared with origin/main: 1 changed file, 1 hunk. Findings below are on changed lines only (3 elsewhere not shown)."))
+        #expect(markdown.contains("| Does it write a file path built from outside data? | No |"))
+        #expect(markdown.contains("| Does it advance a state machine on a remote message? | **Yes**: Sources/Session.swift:2-6 |"))
+        #expect(markdown.contains("**Verify:** Advance the state only when the message names a session that exists"))
+        #expect(markdown.contains("  - checked before: `line 3: session.state == .inviting`"))
+        // Code quoted from the app is literal (in code spans), never markup: outside code spans no tag remains.
+        #expect(markdown.contains("``session.state = \"<img src=x onerror=alert(1)>`x`\"``"))
+        let outsideCode = markdown.replacingOccurrences(of: "(`+)[^`](.*?[^`])?\\1(?!`)", with: "", options: .regularExpression)
+        #expect(!outsideCode.contains("<img"))
+        #expect(outsideCode.contains("sets"))
+    }
+
+    @Test func textAndHTMLShowTheAnswers() throws {
+        let (sample, result) = try reviewed()
+        defer { sample.remove() }
+        let text = TextReporter().render(result, options: ReportOptions())
+        #expect(text.contains("Threat model of the change\n  Compared with origin/main: 1 changed file, 1 hunk; findings are shown for changed lines only (3 elsewhere not shown).\n"))
+        #expect(text.contains("  Does it advance a state machine on a remote message? Yes\n    Sources/Session.swift:2-6\n      line 5: sets `session.state`"))
+        #expect(text.contains("      checked before: line 3: session.state == .inviting\n"))
+        #expect(text.contains("  Does it copy memory by a length? No\n"))
+        let html = HTMLReporter().render(result, options: ReportOptions())
+        #expect(html.contains("<section id=\"change-review\">"))
+        #expect(html.contains("<h3>Does it advance a state machine on a remote message? <span class=\"answer\">Yes</span></h3>"))
+        #expect(html.contains("<li><code>Sources/Session.swift:2-6</code>"))
+        #expect(!html.contains("<img"))
+        #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"))
+    }
+}
