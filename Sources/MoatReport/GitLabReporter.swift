@@ -101,7 +101,9 @@ public struct GitLabReporter: Reporter {
         }
         var location: JSONValue = ["file": .string(finding.location.path), "start_line": .int(finding.location.line)]
         if let symbol = finding.location.symbol { location["method"] = .string(symbol) }
-        let links = SARIFReporter.links(rule).map { JSONValue.object(["name": .string($0.label), "url": .string($0.url)]) }
+        let links = SARIFReporter.links(rule).map { link -> JSONValue in
+            link.label == link.url ? ["url": .string(link.url)] : ["name": .string(link.label), "url": .string(link.url)]
+        }
         var value: JSONValue = [
             "id": .string(Self.identifier(finding)),
             "category": "sast",

@@ -154,7 +154,9 @@ public struct SARIFReporter: Reporter {
     static func descriptor(_ rule: RuleDescription) -> JSONValue {
         let links = Self.links(rule)
         var text = "\(rule.title)\n\nWhy it matters: \(rule.rationale)\n\nHow to fix: \(rule.fix)\n"
-        if !links.isEmpty { text += "\nReferences:\n" + links.map { "- \($0.label): \($0.url)\n" }.joined() }
+        if !links.isEmpty {
+            text += "\nReferences:\n" + links.map { $0.label == $0.url ? "- \($0.url)\n" : "- \($0.label): \($0.url)\n" }.joined()
+        }
         var markdown = "**\(rule.title)**\n\n**Why it matters.** \(rule.rationale)\n\n**How to fix.** \(rule.fix)\n"
         if !links.isEmpty {
             markdown += "\n**References:** " + links.map { "[\($0.label)](\($0.url))" }.joined(separator: " · ") + "\n"
