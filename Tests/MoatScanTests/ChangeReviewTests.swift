@@ -277,3 +277,46 @@ struct TemporaryRepository {
         #expect(ChangeReviewer.changedSourceFile("README.md", root: repository.root.path) == nil)
     }
 }
+
+/// Objective-C answers, on Apple's own CloudKit unpacking example. Enabled once the C-family front end
+/// builds a model (until then `.m` files parse to an empty model and nothing can be answered).
+enum ObjectiveCSupport {
+    static var isAvailable: Bool {
+        guard let tree = try? TemporaryTree(["A.m": "void f(NSData *d) { id o = [NSKeyedUnarchiver unarchiveObjectWithData:d]; }\n"]) else { return false }
+        defer { tree.remove() }
+        return (try? tree.scan())?.findings.contains { $0.ruleId == "MOAT-CODE-001" } == true
+    }
+}
+
+@Suite(.enabled(if: ObjectiveCSupport.isAvailable)) struct ObjectiveCReview {
+    static let record = """
+    @implementation TeaClub
+    - (BOOL)unpackTeaClubRecord:(CKRecord *)record {
+        NSData *data = [record objectForKey:@"uuid"];
+        if (data == nil ||
+            ![data isKindOfClass:[NSData class]] ||
+            data.length != sizeof(_uuid)) {
+            return NO;
+        }
+        memcpy(&_uuid, data.bytes, data.length);
+        return YES;
+    }
+    @end
+
+    """
+
+    @Test func memcpyAfterALengthCheckIsAYesWithTheCheckListed() throws {
+        let repository = try TemporaryRepository()
+        defer { repository.remove() }
+        try repository.commit(["TeaClub.m": "@implementation TeaClub\n@end\n"], message: "first")
+        try repository.commit(["TeaClub.m": Self.record], message: "second")
+        var options = ScanOptions(paths: [repository.root.path])
+        options.cacheDirectory = nil
+        let review = try #require(try ChangeReviewer.review(base: "HEAD~1", options: options).result.changeReview)
+        let copy = try #require(review.answers.first { $0.question == .memoryCopy }?.evidence.first)
+        #expect(copy.sites.map(\.line) == [9])
+        #expect(copy.sites.first?.reason.hasPrefix("`memcpy` copies `data.length` bytes (the length comes from `data`, derived from") == true)
+        #expect(copy.checks == ["line 4: data == nil || ![data isKindOfClass:[NSData class]] || data.length != sizeof(_uuid)"])
+        #expect(review.answers.first { $0.question == .filePath }?.isYes == false)
+    }
+}

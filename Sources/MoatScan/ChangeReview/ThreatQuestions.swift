@@ -621,7 +621,7 @@ private struct Detector {
             }
         } else if let label = Self.lengthCopies[name] ?? Self.lengthCopies[base] {
             length = call.argument(label)
-            reason = "`\(name)` copies " + (length.map { "`\(text($0))` bytes" } ?? "by a length")
+            reason = "`\(name)` copies " + (length.map { "a length of `\(text($0))`" } ?? "by a length")
         } else if ["malloc", "calloc", "realloc", "alloca"].contains(base), case .identifier = (call.unwrapped.kind.callee?.unwrapped.kind ?? .unknown("")),
                   let size = call.arguments.last?.value, size.descendants().contains(where: { if case .binary("*", _, _) = $0.kind { true } else { false } }) {
             length = size
@@ -638,7 +638,9 @@ private struct Detector {
             if length.isConstantLiteral {
                 reason += " (a constant: verify the source holds at least that many bytes)"
             } else if !inputs.isEmpty {
-                reason += " (the length comes from \(inputs.map { "`\($0)`" }.joined(separator: ", ")), an input of this function)"
+                let origins = Set(inputs.flatMap { taint[$0]?.origins ?? [] }).subtracting(inputs).sorted()
+                reason += " (the length comes from \(inputs.map { "`\($0)`" }.joined(separator: ", "))"
+                reason += origins.isEmpty ? ", an input of this function)" : ", derived from \(origins.map { "`\($0)`" }.joined(separator: ", ")))"
             }
             let multiplies = length.descendants().contains { if case .binary("*", _, _) = $0.kind { true } else { false } }
             if multiplies { reason += "; the size is a product: check it for overflow" }
