@@ -19,9 +19,8 @@ final class ProgressDisplay: @unchecked Sendable {
     static func start(if forPeople: Bool) -> ProgressDisplay? {
         let environment = ProcessInfo.processInfo.environment
         guard forPeople, isatty(STDERR_FILENO) != 0, environment["TERM"] != "dumb", environment["CI"] == nil else { return nil }
-        var size = winsize()
-        let columns = ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
-        return ProgressDisplay(width: max(20, columns - 1))
+        let columns = environment["COLUMNS"].flatMap(Int.init) ?? 80
+        return ProgressDisplay(width: max(20, min(columns, 500) - 1))
     }
 
     var callback: @Sendable (ScanProgress) -> Void {
