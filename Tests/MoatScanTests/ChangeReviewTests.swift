@@ -265,6 +265,11 @@ struct TemporaryRepository {
         #expect(throws: ScanError.self) { try review(repository, base: "no-such-revision") }
         #expect(throws: ScanError.self) { try review(repository, base: "--output=/tmp/moat-pwned") }
         #expect(!FileManager.default.fileExists(atPath: "/tmp/moat-pwned"))
+        // Outside a repository: an error, not a file-to-file comparison.
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("moat-nogit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        #expect(throws: ScanError.self) { try Git.changes(since: "HEAD", path: outside.path) }
     }
 
     @Test func changedFilesOutsideTheRootAreNeverRead() throws {

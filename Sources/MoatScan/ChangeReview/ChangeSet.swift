@@ -217,6 +217,11 @@ public enum Git {
         let url = URL(fileURLWithPath: path)
         let directory = isDirectory.boolValue ? url : url.deletingLastPathComponent()
         let pathspec = isDirectory.boolValue ? "." : url.lastPathComponent
+        // Outside a repository `git diff` would silently compare files instead (no-index mode).
+        let inside = (try? run(["rev-parse", "--is-inside-work-tree"], in: directory))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard inside == "true" else {
+            throw ScanError(path: path, message: "not inside a git working tree (moat diff compares the working tree with --base)")
+        }
         let diff = try run(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "--relative", "--unified=0",
                             "--src-prefix=a/", "--dst-prefix=b/", base, "--", pathspec], in: directory)
         return ChangeSet.parse(unifiedDiff: diff)
