@@ -22,7 +22,8 @@ enum Inflater {
 
     static let chunkSize = 64 * 1024
 
-    static func inflate(_ input: RawBytes, wrapper: Wrapper, limit: Int) throws -> Outcome {
+    static func inflate(_ input: RawBytes, wrapper: Wrapper, limit requestedLimit: Int) throws -> Outcome {
+        let limit = max(0, requestedLimit)
         var stream = z_stream()
         let status = inflateInit2_(&stream, wrapper.windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else { throw BinaryFormatError(.zlib, "inflateInit2 failed (\(status))") }
@@ -41,7 +42,9 @@ enum Inflater {
                 inputOffset += piece
                 remaining -= piece
             }
-            let room = min(chunkSize, max(0, limit - output.count) + 1)
+            // One byte more than the limit allows, to tell "exactly the limit" from "more".
+            let left = limit - output.count
+            let room = left >= chunkSize ? chunkSize : left + 1
             let (result, produced) = chunk.withUnsafeMutableBytes { buffer -> (Int32, Int) in
                 stream.next_out = buffer.baseAddress?.assumingMemoryBound(to: Bytef.self)
                 stream.avail_out = UInt32(room)
