@@ -89,26 +89,28 @@ struct CodeSignatureTests {
 
 @Suite("Plist guard for FoundationXML traps")
 struct GuardedPlistTests {
+    /// Each of these crashed FoundationXML's `XMLParser` on Linux (the last two are caught by
+    /// `XMLInput` inside `PropertyListParser`, the first three only by `GuardedPlist`; the third is the
+    /// entity-expansion vector, refused with them).
     @Test(arguments: [
+        "<!DOCTYPE plist [<!NOTATION n SYSTEM \"x\">]><plist><dict/></plist>",
+        "<!DOCTYPE plist [<!ENTITY u SYSTEM \"x\" NDATA n>]><plist><dict/></plist>",
+        "<!DOCTYPE plist [<!ENTITY a \"aaaaaaaa\">]><plist><string>&a;</string></plist>",
         "<?xml version=\"1.0\"?><?pi?><plist><dict/></plist>",
         "<?xml?><plist/>",
-        "<!DOCTYPE plist [<!NOTATION n SYSTEM \"x\">]><plist/>",
-        "<!DOCTYPE plist [<!ENTITY u SYSTEM \"x\" NDATA n>]><plist/>",
-        "<!DOCTYPE plist [<!ENTITY a \"aaaaaaaa\">]><plist><string>&a;</string></plist>",
     ])
     func refusesInputThatCrashesXMLParser(_ text: String) {
-        #expect(GuardedPlist.unsafeXMLReason(Data(text.utf8)) != nil)
         #expect(throws: PropertyListError.self) { try GuardedPlist.parse(data: Data(text.utf8), path: "x", kind: nil) }
     }
 
     @Test func refusesInvalidUTF8() {
         let data = Data("<plist><!--".utf8) + Data([0xff]) + Data("--><dict/></plist>".utf8)
-        #expect(GuardedPlist.unsafeXMLReason(data) == "not valid UTF-8")
+        #expect(throws: PropertyListError.self) { try GuardedPlist.parse(data: data, path: "x", kind: nil) }
     }
 
     @Test func acceptsOrdinaryPlists() throws {
         let document = try GuardedPlist.parse(data: Data(CodeSignatureWriter.entitlementsPlist.utf8), path: "e", kind: nil)
         #expect(document.root["get-task-allow"]?.bool == true)
-        #expect(GuardedPlist.unsafeXMLReason(Data("<?xml version=\"1.0\"?><?pi ?><plist/>".utf8)) == nil)
+        #expect(GuardedPlist.unsafeXMLReason(Data(CodeSignatureWriter.entitlementsPlist.utf8)) == nil)
     }
 }
