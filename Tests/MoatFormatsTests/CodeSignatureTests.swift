@@ -89,9 +89,9 @@ struct CodeSignatureTests {
 
 @Suite("Plist guard for FoundationXML traps")
 struct GuardedPlistTests {
-    /// Each of these crashed FoundationXML's `XMLParser` on Linux (the last two are caught by
-    /// `XMLInput` inside `PropertyListParser`, the first three only by `GuardedPlist`; the third is the
-    /// entity-expansion vector, refused with them).
+    /// FoundationXML's `XMLParser` on Linux crashed on all of these but the third (the entity-expansion
+    /// vector, refused along with the others). The last two are caught by `XMLInput` inside
+    /// `PropertyListParser`, the first three by `GuardedPlist`.
     @Test(arguments: [
         "<!DOCTYPE plist [<!NOTATION n SYSTEM \"x\">]><plist><dict/></plist>",
         "<!DOCTYPE plist [<!ENTITY u SYSTEM \"x\" NDATA n>]><plist><dict/></plist>",
