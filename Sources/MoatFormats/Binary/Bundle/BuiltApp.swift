@@ -186,7 +186,7 @@ public struct BuiltApp: Sendable {
 
     /// A property list file, parsed (Info.plist, PrivacyInfo.xcprivacy...).
     public func propertyList(_ file: BundleFile, kind: PlistKind? = nil) throws -> PropertyListDocument {
-        try GuardedPlist.parse(data: read(file), path: file.displayPath, kind: kind)
+        try PropertyListParser.parse(data: read(file), path: file.displayPath, kind: kind)
     }
 
     /// A bundle's executable, parsed.
@@ -284,7 +284,7 @@ private struct BundleBuilder {
         if let infoPlist {
             do {
                 let data = try storage.read(infoPlist.path)
-                let document = try GuardedPlist.parse(data: data, path: infoPlist.displayPath, kind: .infoPlist)
+                let document = try PropertyListParser.parse(data: data, path: infoPlist.displayPath, kind: .infoPlist)
                 executableName = document.root["CFBundleExecutable"]?.string
                 if executableName == nil { problems.append("Info.plist has no CFBundleExecutable") }
             } catch {

@@ -51,7 +51,7 @@ enum InterfaceBuilderClassNames {
     }
 
     static func keyedArchiveClassNames(_ data: Data) -> [String]? {
-        guard let document = try? GuardedPlist.parse(data: data, path: "nib", kind: .other) else { return nil }
+        guard let document = try? PropertyListParser.parse(data: data, path: "nib", kind: .other) else { return nil }
         var names: [String] = []
         var seen = Set<String>()
         var stack = [document.root]

@@ -112,7 +112,7 @@ public struct CodeSignature: Sendable {
     /// `path` is the display path to give the document (for example `App.ipa!/Payload/X.app/X`).
     public func entitlements(path: String) throws -> PropertyListDocument? {
         guard let entitlementsData, !entitlementsData.isEmpty else { return nil }
-        return try GuardedPlist.parse(data: entitlementsData, path: path, kind: .entitlements)
+        return try PropertyListParser.parse(data: entitlementsData, path: path, kind: .entitlements)
     }
 }
 

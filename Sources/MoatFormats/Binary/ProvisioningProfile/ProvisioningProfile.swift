@@ -48,7 +48,7 @@ public struct ProvisioningProfile: Sendable {
         }
         let document: PropertyListDocument
         do {
-            document = try GuardedPlist.parse(data: content, path: path, kind: .other)
+            document = try PropertyListParser.parse(data: content, path: path, kind: .other)
         } catch {
             throw BinaryFormatError(.provisioningProfile, "property list: \(error)")
         }
