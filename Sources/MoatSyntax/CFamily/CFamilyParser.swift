@@ -19,7 +19,7 @@ final class CFamilyParser {
     /// End offset of the last consumed token.
     var lastEnd = 0
     var depth = 0
-    static let maxDepth = 192
+    static let maxDepth = 100
 
     var diagnostics: [String] = []
     private var droppedDiagnostics = 0
