@@ -342,7 +342,8 @@ extension CFamilyParser {
                 cursor = token(at: following).isPunct("(") ? indexAfterGroup(following) : following
                 continue
             }
-            if ["struct", "union", "enum"].contains(word) || (acceptsCXXDeclarations && word == "class") {
+            if ["struct", "union", "enum"].contains(word)
+                || (acceptsCXXDeclarations && word == "class" && (cplusplus || token(at: following).kind == .identifier)) {
                 var tagCursor = following
                 var attributeSteps = 0
                 while attributeSteps < 8, token(at: tagCursor).kind == .identifier,
