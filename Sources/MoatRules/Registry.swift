@@ -5,6 +5,7 @@ import MoatCore
 public enum RuleRegistry {
     public static let all: [any Rule.Type] = MetaRules.all + NetworkRules.all + PlatformRules.all
         + StorageRules.all + CodeQualityRules.all + PrivacyRules.all + ResilienceRules.all + CryptoRules.all
+        + BinaryRules.all
 
     /// Every rule's description, in id order.
     public static var descriptions: [RuleDescription] { all.map { $0.description }.sorted { $0.id < $1.id } }

@@ -1,9 +1,14 @@
 import Foundation
 import MoatCore
+import MoatFormats
 
 /// What a discovered file is, decided by its name.
 public enum ArtifactKind: String, Sendable, Codable {
     case swift, cFamily, propertyList, xcodeProject, interfaceBuilder
+    /// A built app: an `.ipa` file, or an `.app` or `.xcarchive` folder (read whole, never walked as source).
+    case builtApp
+    /// A Mach-O binary on its own: a `.dylib` or `.so` in a folder, or any Mach-O file given as a root.
+    case machO
 }
 
 public struct DiscoveredFile: Sendable, Hashable {
@@ -43,6 +48,8 @@ public struct Discovery {
         case "m", "mm", "h", "c", "cc", "cpp", "cxx", "hpp", "hh": return .cFamily
         case "plist", "entitlements", "xcprivacy": return .propertyList
         case "storyboard", "xib": return .interfaceBuilder
+        case "ipa": return .builtApp
+        case "dylib", "so": return .machO
         default: return nil
         }
     }
@@ -72,13 +79,23 @@ public struct Discovery {
         guard fileManager.fileExists(atPath: root.path, isDirectory: &isDirectory) else {
             return ([], [ScanError(path: root.path, message: "no such file or folder")])
         }
+        if isDirectory.boolValue, Self.isBuiltAppFolder(root.lastPathComponent) {
+            let name = root.standardizedFileURL.lastPathComponent
+            let path = prefix.isEmpty ? name : prefix
+            return ([DiscoveredFile(url: root, path: path, kind: .builtApp, isTestCode: false)], [])
+        }
         if !isDirectory.boolValue {
             let name = root.lastPathComponent
-            if let kind = Self.kind(ofFileNamed: name) {
+            if Self.kind(ofFileNamed: name) == .machO || Self.kind(ofFileNamed: name) == nil, Self.startsLikeMachO(root) {
+                let path = prefix.isEmpty ? name : prefix + "/" + name
+                files.append(DiscoveredFile(url: root, path: path, kind: .machO, isTestCode: false))
+            } else if Self.kind(ofFileNamed: name) == .machO {
+                errors.append(ScanError(path: root.path, message: "not a Mach-O binary"))
+            } else if let kind = Self.kind(ofFileNamed: name) {
                 let path = prefix.isEmpty ? name : prefix + "/" + name
                 files.append(DiscoveredFile(url: root, path: path, kind: kind, isTestCode: Self.isTestPath(path)))
             } else {
-                errors.append(ScanError(path: root.path, message: "not a file kind Moat reads (Swift, Objective-C/C, property list, Xcode project, storyboard/xib)"))
+                errors.append(ScanError(path: root.path, message: "not a file kind Moat reads (Swift, Objective-C/C, property list, Xcode project, storyboard/xib, .ipa, Mach-O)"))
             }
             return (files, errors)
         }
@@ -106,6 +123,12 @@ public struct Discovery {
                 case .typeDirectory:
                     if Self.ignoredFolders.contains(name) { continue }
                     if !includeVendored && (Self.vendoredFolders.contains(name) || name.hasSuffix(".framework")) { continue }
+                    if Self.isBuiltAppFolder(name) {
+                        // A built app is read whole by the built-app reader, never walked as source.
+                        let path = display(childRelative, prefix: prefix, fallback: name)
+                        files.append(DiscoveredFile(url: url, path: path, kind: .builtApp, isTestCode: Self.isTestPath(path)))
+                        continue
+                    }
                     if name.hasSuffix(".xcodeproj") || name.hasSuffix(".xcworkspace") {
                         // Only the project file inside matters.
                         let project = url.appendingPathComponent("project.pbxproj")
@@ -145,6 +168,23 @@ public struct Discovery {
         }
         files.sort { $0.path < $1.path }
         return (files, errors)
+    }
+
+    /// `.app` and `.xcarchive` folders are built apps.
+    public static func isBuiltAppFolder(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return lower.hasSuffix(".app") || lower.hasSuffix(".xcarchive")
+    }
+
+    /// Whether a file starts with a Mach-O or fat magic number.
+    static func startsLikeMachO(_ url: URL) -> Bool {
+        // Regular files only: opening a FIFO or a device would block or read forever.
+        let real = url.resolvingSymlinksInPath()
+        guard (try? FileManager.default.attributesOfItem(atPath: real.path))?[.type] as? FileAttributeType == .typeRegular,
+              let handle = try? FileHandle(forReadingFrom: real) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 4), head.count == 4 else { return false }
+        return MachOFile.looksLikeMachO(head)
     }
 
     private func display(_ relative: String, prefix: String, fallback: String) -> String {

@@ -11,6 +11,8 @@ struct FileOutcome: Sendable {
     var errors: [ScanError] = []
     var summary: SourceSummary?
     var plist: PropertyListDocument?
+    /// Property lists of a built app (Info.plists, signed entitlements, privacy manifests), for the app rules.
+    var bundlePlists: [PropertyListDocument] = []
     var suppressions: [SuppressionDirective] = []
 }
 
@@ -40,6 +42,9 @@ struct FileAnalysis: Sendable {
     }
 
     func analyze(_ file: DiscoveredFile) -> FileOutcome {
+        if file.kind == .builtApp || file.kind == .machO {
+            return BuiltAppAnalysis(analyzer: analyzer).analyze(file)
+        }
         var outcome = FileOutcome()
         let data: Data
         switch loader.read(file) {

@@ -62,6 +62,9 @@ public struct Loader: Sendable {
             }
         case .xcodeProject, .interfaceBuilder:
             return .success(.unsupported)
+        case .builtApp, .machO:
+            // Read by `BuiltAppAnalysis`, which never loads the whole container.
+            return .success(.unsupported)
         }
     }
 }

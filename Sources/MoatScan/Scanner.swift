@@ -75,6 +75,7 @@ public enum Scanner {
             raw += outcome.findings
             errors += outcome.errors
             if let plist = outcome.plist { plists.append(plist) }
+            plists += outcome.bundlePlists
             if let summary = outcome.summary { summaries.append(summary) }
             suppressions += outcome.suppressions
         }

@@ -31,3 +31,10 @@ public protocol PropertyListRule: Rule {
 public protocol AppRule: Rule {
     func check(_ app: AppModel, _ sink: inout FindingSink)
 }
+
+/// A rule over one Mach-O image of a built app (`.ipa`, `.app`, `.xcarchive`) or a lone binary, with the
+/// bundle it belongs to (see `BinaryImage`). Rules that also read source may adopt it too, so the same
+/// weakness keeps the same id whether it is found in code or in a binary.
+public protocol BinaryRule: Rule {
+    func check(_ binary: BinaryImage, _ sink: inout FindingSink)
+}

@@ -1,0 +1,42 @@
+import MoatCore
+import MoatFormats
+
+// Source rules that also judge binaries: the same weakness keeps the same id wherever it is found. Only
+// exact Objective-C class symbols (`_OBJC_CLASS_$_Name`), C symbols and selector strings are matched;
+// Swift code that uses these APIs goes through the same Objective-C class symbols and selectors.
+
+extension UIWebViewRule: BinaryRule {
+    public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
+        let symbol = BinaryImage.classSymbolPrefix + "UIWebView"
+        guard binary.imports(symbol) else { return }
+        sink.report("\(binary.name) references the UIWebView class (\(symbol)): App Store Connect rejects apps that contain it, and it cannot disable JavaScript or file access. Use WKWebView.",
+                    in: binary, symbol: symbol)
+    }
+}
+
+extension InsecureUnarchivingRule: BinaryRule {
+    /// Class methods and the initializer that decode without secure coding.
+    static let insecureSelectors = ["unarchiveObjectWithData:", "unarchiveObjectWithFile:", "unarchiveTopLevelObjectWithData:error:",
+                                    "initForReadingWithData:"]
+
+    public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
+        let classes = ["NSKeyedUnarchiver", "NSUnarchiver"].filter { binary.imports(BinaryImage.classSymbolPrefix + $0) }
+        for selector in Self.insecureSelectors where binary.selectors.contains(selector) {
+            // A selector sent next to a reference to the unarchiver class is all but certain to be this API;
+            // a name read from __objc_methname may be a method the binary merely defines.
+            let confidence: Confidence = !binary.selectorsAreReferences ? .low : classes.isEmpty ? .medium : .high
+            let receiver = classes.first ?? "NSKeyedUnarchiver"
+            sink.report("\(binary.name) sends \(selector)\(classes.isEmpty ? "" : " and references \(classes.joined(separator: ", "))"): \(receiver) then decodes any class named in the data. Use unarchivedObjectOfClass:fromData:error: with the classes you expect.",
+                        in: binary, symbol: selector, confidence: confidence)
+        }
+    }
+}
+
+extension XMLExternalEntitiesRule: BinaryRule {
+    public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
+        let selector = "setShouldResolveExternalEntities:"
+        guard binary.selectors.contains(selector) else { return }
+        sink.report("\(binary.name) sends \(selector): if it passes YES, a crafted XML document can make NSXMLParser read local files or fetch URLs (XXE). The binary does not show the value; check the call.",
+                    in: binary, symbol: selector, confidence: .low)
+    }
+}
