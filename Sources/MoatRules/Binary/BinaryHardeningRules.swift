@@ -18,7 +18,7 @@ public struct BinaryNotPIERule: BinaryRule {
             Mach-O executable arm64
             imports: _objc_msgSend _objc_release ___stack_chk_fail
             """),
-            .nonTriggering("Demo.app/Frameworks/Kit.framework/Kit", """
+            .nonTriggering("build/libkit.dylib", """
             Mach-O dylib arm64 no-pie
             imports: _objc_msgSend _objc_release ___stack_chk_fail
             """, note: "Dynamic libraries never carry MH_PIE."),
@@ -38,12 +38,13 @@ public struct MissingStackCanariesRule: BinaryRule {
         id: "MOAT-CODE-402", slug: "binary-without-stack-canaries", title: "C or Objective-C code without stack canaries",
         kind: .binary, severity: .low, confidence: .low, cwe: [121, 693],
         masvs: ["MASVS-CODE-4"], mastg: ["MASTG-TEST-0087"],
-        rationale: "With `-fstack-protector` the compiler puts a canary between a function's local buffers and its return address and calls `__stack_chk_fail` when an overflow changed it, turning a stack buffer overflow into a crash instead of code execution. A binary that imports neither `___stack_chk_fail` nor `___stack_chk_guard` has no protected function. Swift code does not use canaries (its arrays and strings are bounds-checked), so a binary with only Swift code is never reported; mixed Swift and Objective-C binaries are judged on their Objective-C part. The compiler only protects functions with local arrays, so a small C or Objective-C binary may have none without the option being off: the finding has low confidence, medium for a large binary without Swift.",
+        rationale: "With `-fstack-protector` the compiler puts a canary between a function's local buffers and its return address and calls `__stack_chk_fail` when an overflow changed it, turning a stack buffer overflow into a crash instead of code execution. A binary that imports neither `___stack_chk_fail` nor `___stack_chk_guard` has no protected function. Swift code does not use canaries (its arrays and strings are bounds-checked), so a binary with only Swift code is never reported; mixed Swift and Objective-C binaries are judged on their Objective-C part. The compiler only protects functions with local arrays, so a small binary may have none without the option being off: binaries with less than 16 KiB of code are not judged, and the finding has low confidence, medium for a binary of 256 KiB of code or more without Swift.",
         fix: "Build C and Objective-C code with the default stack protection: remove `-fno-stack-protector` from Other C Flags (or use `-fstack-protector-strong`), and rebuild third-party libraries the same way.",
         references: ["https://clang.llvm.org/docs/ClangCommandLineReference.html#cmdoption-clang-fstack-protector"],
         examples: [
             .triggering("Demo.app/Demo", """
             ↓Mach-O executable arm64
+            text: 64K
             objc-classes: AppDelegate LBStatementArchive
             imports: _objc_msgSend _objc_release _memcpy
             """),
@@ -59,20 +60,28 @@ public struct MissingStackCanariesRule: BinaryRule {
             """),
             .nonTriggering("Demo.app/Demo", """
             Mach-O executable arm64 swift
+            text: 300K
             objc-classes: _TtC4Demo11AppDelegate
             imports: _swift_release _swift_retain _objc_msgSend
             """, note: "Swift code does not use stack canaries."),
+            .nonTriggering("libtiny.dylib", """
+            Mach-O dylib arm64
+            text: 4K
+            imports: _malloc _free
+            """, note: "Too little code to judge."),
         ])
 
     public init() {}
 
+    /// Less code than this may well have no function with a local buffer.
+    static let minimumCodeSize: UInt64 = 16 * 1024
     /// Code larger than this without Swift makes missing canaries likely deliberate.
     static let largeCodeSize: UInt64 = 256 * 1024
 
     public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
         guard !binary.imports.usesStackProtector else { return }
         let codeSize = binary.image.section("__text", segment: "__TEXT")?.size ?? 0
-        guard codeSize > 0 else { return }
+        guard codeSize >= Self.minimumCodeSize else { return }
         if binary.containsSwift {
             guard binary.containsObjectiveC else { return }
             sink.report("\(binary.name) imports neither ___stack_chk_fail nor ___stack_chk_guard: the Objective-C part of this Swift and Objective-C \(binary.kindDescription) (classes such as \(binary.objectiveCClassNames.prefix(3).joined(separator: ", "))) has no stack canaries, or none of its functions has a local buffer.",

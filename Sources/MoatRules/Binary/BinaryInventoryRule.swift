@@ -45,7 +45,8 @@ public struct BinaryInventoryRule: BinaryRule {
         case (false, false): break
         }
         let libraries = Set(binary.imports.symbols.compactMap(\.library)).count
-        parts.append("\(binary.imports.symbols.count) imported symbols from \(libraries) librar\(libraries == 1 ? "y" : "ies")")
+        let count = binary.imports.symbols.count
+        parts.append("\(count) imported symbol\(count == 1 ? "" : "s") from \(libraries) librar\(libraries == 1 ? "y" : "ies")")
         parts.append(Self.signatureDescription(binary))
         parts.append(Self.encryptionDescription(image))
         sink.report(parts.joined(separator: "; ") + ".", in: binary)
