@@ -29,60 +29,74 @@ public enum GuardedWalk {
         }
     }
 
-    private static func walkStatements(_ statements: [Statement], facts: [GuardFact], _ visit: Visitor) {
+    /// Like `walk`, but visits only root expressions: each statement's own expressions and each condition,
+    /// not their sub-expressions (closure bodies inside them are walked as statements).
+    public static func walkRoots(_ statements: [Statement], facts: [GuardFact] = [], _ visit: Visitor) {
+        withoutActuallyEscaping(visit) { visit in
+            walkStatements(statements, facts: facts, visit, rootsOnly: true)
+        }
+    }
+
+    private static func walkStatements(_ statements: [Statement], facts: [GuardFact], _ visit: Visitor, rootsOnly: Bool = false) {
         var current = facts
         for statement in statements {
             switch statement.kind {
             case .guardStatement(let conditions, let elseBody):
-                visitConditions(conditions, current, visit)
-                walkStatements(elseBody.statements, facts: current + negated(conditions), visit)
+                visitConditions(conditions, current, visit, rootsOnly)
+                walkStatements(elseBody.statements, facts: current + negated(conditions), visit, rootsOnly: rootsOnly)
                 current += positive(conditions)
             case .ifStatement(let conditions, let then, let elseBranch):
-                visitConditions(conditions, current, visit)
-                walkStatements(then.statements, facts: current + positive(conditions), visit)
-                if let elseBranch { walkStatements(elseBranch.statements, facts: current + negated(conditions), visit) }
+                visitConditions(conditions, current, visit, rootsOnly)
+                walkStatements(then.statements, facts: current + positive(conditions), visit, rootsOnly: rootsOnly)
+                if let elseBranch { walkStatements(elseBranch.statements, facts: current + negated(conditions), visit, rootsOnly: rootsOnly) }
                 let thenExits = exits(then)
                 let elseExits = elseBranch.map(exits) ?? false
                 if thenExits && !elseExits { current += negated(conditions) }
                 else if elseExits && !thenExits { current += positive(conditions) }
             case .loop(let header, let variables, let body):
-                for expression in header { visitExpression(expression, current, visit) }
+                for expression in header { visitExpression(expression, current, visit, rootsOnly) }
                 let loopFacts = variables.isEmpty ? header.flatMap { split($0, holds: true) } : []
-                walkStatements(body.statements, facts: current + loopFacts, visit)
+                walkStatements(body.statements, facts: current + loopFacts, visit, rootsOnly: rootsOnly)
             case .switchStatement(let subject, let cases):
-                visitExpression(subject, current, visit)
+                visitExpression(subject, current, visit, rootsOnly)
                 for switchCase in cases {
-                    for pattern in switchCase.patterns { visitExpression(pattern, current, visit) }
+                    for pattern in switchCase.patterns { visitExpression(pattern, current, visit, rootsOnly) }
                     let fact = GuardFact(condition: subject, holds: true, casePatterns: switchCase.patterns)
-                    walkStatements(switchCase.body.statements, facts: current + [fact], visit)
+                    walkStatements(switchCase.body.statements, facts: current + [fact], visit, rootsOnly: rootsOnly)
                 }
             case .doStatement(let body, let catches):
-                walkStatements(body.statements, facts: current, visit)
-                for clause in catches { walkStatements(clause.body.statements, facts: current, visit) }
+                walkStatements(body.statements, facts: current, visit, rootsOnly: rootsOnly)
+                for clause in catches { walkStatements(clause.body.statements, facts: current, visit, rootsOnly: rootsOnly) }
             case .deferStatement(let body), .block(let body):
-                walkStatements(body.statements, facts: current, visit)
+                walkStatements(body.statements, facts: current, visit, rootsOnly: rootsOnly)
             case .conditional(let block):
-                for clause in block.clauses { walkStatements(clause.elements, facts: current, visit) }
+                for clause in block.clauses { walkStatements(clause.elements, facts: current, visit, rootsOnly: rootsOnly) }
             case .declaration(let declaration):
                 for variable in declaration.flattenedVariables {
-                    if let initializer = variable.initializer { visitExpression(initializer, current, visit) }
+                    if let initializer = variable.initializer { visitExpression(initializer, current, visit, rootsOnly) }
                 }
             default:
-                for expression in statement.expressions { visitExpression(expression, current, visit) }
+                for expression in statement.expressions { visitExpression(expression, current, visit, rootsOnly) }
             }
         }
     }
 
-    private static func visitConditions(_ conditions: [Condition], _ facts: [GuardFact], _ visit: Visitor) {
+    private static func visitConditions(_ conditions: [Condition], _ facts: [GuardFact], _ visit: Visitor, _ rootsOnly: Bool) {
         var running = facts
         for condition in conditions {
-            for expression in condition.expressions { visitExpression(expression, running, visit) }
+            for expression in condition.expressions { visitExpression(expression, running, visit, rootsOnly) }
             running += positive([condition])
         }
     }
 
-    private static func visitExpression(_ expression: Expression, _ facts: [GuardFact], _ visit: Visitor) {
+    private static func visitExpression(_ expression: Expression, _ facts: [GuardFact], _ visit: Visitor, _ rootsOnly: Bool = false) {
         visit(expression, facts)
+        if rootsOnly {
+            for node in expression.descendants() {
+                if case .closure(_, let body) = node.kind { walkStatements(body.statements, facts: facts, visit, rootsOnly: true) }
+            }
+            return
+        }
         switch expression.kind {
         case .closure(_, let body):
             walkStatements(body.statements, facts: facts, visit)

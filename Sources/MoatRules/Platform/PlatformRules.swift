@@ -5,5 +5,6 @@ public enum PlatformRules {
                                               WebViewHTMLFileBaseURLRule.self, WebViewJavaScriptWindowsRule.self,
                                               WebViewJavaScriptLocalContentRule.self, WebViewInspectableRule.self,
                                               WebViewPhoneNumberDetectionRule.self, WebViewCleartextLoadRule.self,
-                                              JavaScriptBridgeInventoryRule.self]
+                                              JavaScriptBridgeInventoryRule.self, ScriptMessageOriginRule.self,
+                                              JavaScriptInjectionRule.self]
 }
