@@ -153,7 +153,7 @@ public enum FileLocations {
              "pathForResource:ofType:", "pathForResource:ofType:inDirectory:", "path":
             guard let receiver else { return nil }
             return bundleResource(receiver: receiver, arguments: arguments, recurse)
-        case "objectAtIndex:", "firstObject", "lastObject":
+        case "objectAtIndex:", "firstObject", "lastObject", "UTF8String", "fileSystemRepresentation", "cStringUsingEncoding:":
             return receiver.flatMap(recurse)
         default:
             return nil
