@@ -76,6 +76,9 @@ public struct LocalValues {
             case .declaration(.variable(let variable)):
                 if let initializer = variable.initializer { note(variable.name, initializer, at: statement.range.end.offset) }
                 if let type = variable.type { declaredTypes[variable.name] = type }
+            case .declaration(.function(let nested)):
+                // Nested functions read the enclosing function's names; their own locals are collected too.
+                if let body = nested.body { collect(body.statements) }
             case .conditional(let block):
                 for clause in block.clauses { collect(clause.elements) }
             default:
