@@ -1,3 +1,4 @@
+import Foundation
 import MoatCore
 
 /// Documented heuristics for "this name holds a secret" and "this literal is a real value, not a
@@ -172,7 +173,8 @@ public enum KnownCredential {
     }
 
     public static func match(_ literal: String) -> Match? {
-        if literal.contains("-----BEGIN"), literal.contains("PRIVATE KEY-----") {
+        // A PEM block: the literal starts with its header (escaped newlines allowed inside).
+        if literal.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("-----BEGIN"), literal.contains("PRIVATE KEY-----") {
             return Match(description: "a PEM private key", severity: .critical, confidence: .high)
         }
         var value = Substring(literal.trimmingCharacters(in: .whitespaces))
