@@ -29,11 +29,21 @@ let syntaxLinkerSettings: [LinkerSetting] = [
     .linkedLibrary("SwiftSyntax"), .linkedLibrary("SwiftParser"), .linkedLibrary("SwiftOperators"),
 ]
 
+var fuzzTargets: [Target] = []
+var fuzzProducts: [Product] = []
+if ProcessInfo.processInfo.environment["MOAT_FUZZ"] != nil {
+    // Only for Scripts/fuzz.sh (`swift build --sanitize fuzzer`): libFuzzer provides `main`.
+    fuzzTargets.append(.executableTarget(name: "moat-fuzz", dependencies: ["MoatScan"], path: "Fuzz/moat-fuzz",
+                                         swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    fuzzProducts.append(.executable(name: "moat-fuzz", targets: ["moat-fuzz"]))
+}
+
 let package = Package(
     name: "Moat",
     products: [
         .executable(name: "moat", targets: ["moat"]),
-    ],
+        .executable(name: "moat-bench", targets: ["moat-bench"]),
+    ] + fuzzProducts,
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "MoatCore"),
@@ -44,13 +54,14 @@ let package = Package(
         .target(name: "MoatScan", dependencies: ["MoatCore", "MoatFormats", "MoatSyntax", "MoatRules"]),
         .target(name: "MoatReport", dependencies: ["MoatCore", "MoatScan", "MoatRules"]),
         .executableTarget(name: "moat", dependencies: ["MoatCore", "MoatScan", "MoatReport", "MoatRules"]),
+        .executableTarget(name: "moat-bench", dependencies: ["MoatCore", "MoatScan", "MoatSyntax"]),
         .testTarget(name: "MoatCoreTests", dependencies: ["MoatCore"]),
         .testTarget(name: "MoatFormatsTests", dependencies: ["MoatFormats"]),
         .testTarget(name: "MoatSyntaxTests", dependencies: ["MoatSyntax"]),
         .testTarget(name: "MoatRulesTests", dependencies: ["MoatRules", "MoatScan"]),
-        .testTarget(name: "MoatScanTests", dependencies: ["MoatScan"]),
+        .testTarget(name: "MoatScanTests", dependencies: ["MoatScan"], exclude: ["Fixtures"]),
         .testTarget(name: "MoatReportTests", dependencies: ["MoatReport", "MoatScan"]),
         .testTarget(name: "EndToEndTests", dependencies: ["MoatScan"]),
-    ],
+    ] + fuzzTargets,
     swiftLanguageModes: [.v6]
 )

@@ -43,10 +43,14 @@ public struct Finding: Codable, Sendable, Hashable {
         self.suppression = suppression
     }
 
-    /// Findings are reported sorted by path, line, column, then rule id.
+    /// Findings are reported sorted by path, line, rule id, then column and message.
     public static func reportOrder(_ lhs: Finding, _ rhs: Finding) -> Bool {
-        if lhs.location != rhs.location { return lhs.location < rhs.location }
+        let left = lhs.location
+        let right = rhs.location
+        if left.path != right.path { return left.path < right.path }
+        if left.line != right.line { return left.line < right.line }
         if lhs.ruleId != rhs.ruleId { return lhs.ruleId < rhs.ruleId }
+        if left != right { return left < right }
         return lhs.message < rhs.message
     }
 }

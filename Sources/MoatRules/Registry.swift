@@ -6,7 +6,8 @@ public enum RuleRegistry {
     public static let all: [any Rule.Type] = MetaRules.all + NetworkRules.all + PlatformRules.all
         + StorageRules.all + CodeQualityRules.all + PrivacyRules.all + ResilienceRules.all + CryptoRules.all
 
-    public static var descriptions: [RuleDescription] { all.map { $0.description } }
+    /// Every rule's description, in id order.
+    public static var descriptions: [RuleDescription] { all.map { $0.description }.sorted { $0.id < $1.id } }
 
     /// Looks a rule up by id (`MOAT-NET-001`) or slug (`ats-arbitrary-loads`), case-insensitively.
     public static func rule(named name: String) -> (any Rule.Type)? {

@@ -1,3 +1,4 @@
+import Dispatch
 import MoatCore
 import MoatFormats
 import MoatRules
@@ -17,13 +18,20 @@ public struct Analyzer: Sendable {
     }
 
     public func analyze(_ file: CodeFile) -> [Finding] {
+        analyze(file, deadline: .max).findings
+    }
+
+    /// Runs the source rules until the deadline (`DispatchTime` uptime nanoseconds). When it passes, the
+    /// remaining rules are skipped and the id of the last rule that ran is returned as `overran`.
+    public func analyze(_ file: CodeFile, deadline: UInt64) -> (findings: [Finding], overran: String?) {
         var findings: [Finding] = []
         for rule in sourceRules where type(of: rule).languages.contains(file.language) {
             var sink = FindingSink(rule: type(of: rule).description)
             rule.check(file, &sink)
             findings.append(contentsOf: sink.findings)
+            if DispatchTime.now().uptimeNanoseconds > deadline { return (findings, type(of: rule).description.id) }
         }
-        return findings
+        return (findings, nil)
     }
 
     public func analyze(_ plist: PropertyListDocument) -> [Finding] {

@@ -12,29 +12,49 @@ public enum LoadedArtifact {
 }
 
 /// Reads and parses one discovered file. Every failure becomes a `ScanError` naming the file.
-public struct Loader {
+public struct Loader: Sendable {
     /// Larger source files are skipped with an error: a generated 50 MB file is not app logic, and
     /// parsing it would cost ~47x its size in memory.
     public static let maximumSourceSize = 8 * 1024 * 1024
 
     public init() {}
 
+    /// Largest property list, project or Interface Builder file read.
+    public static let maximumDocumentSize = 64 * 1024 * 1024
+
+    /// Reads a file's bytes, refusing files over the limit for their kind.
+    public func read(_ file: DiscoveredFile) -> Result<Data, ScanError> {
+        let limit = (file.kind == .swift || file.kind == .cFamily) ? Self.maximumSourceSize : Self.maximumDocumentSize
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.url.path)
+        if let size = (attributes?[.size] as? NSNumber)?.intValue, size > limit {
+            return .failure(ScanError(path: file.path, message: "skipped: \(size) bytes is larger than the \(limit)-byte limit for this kind of file"))
+        }
+        guard let data = FileManager.default.contents(atPath: file.url.path) else {
+            return .failure(ScanError(path: file.path, message: "cannot read file: permission denied or unreadable"))
+        }
+        return .success(data)
+    }
+
+    /// Reads and parses a file.
     public func load(_ file: DiscoveredFile) -> Result<LoadedArtifact, ScanError> {
+        read(file).flatMap { load(file, data: $0) }
+    }
+
+    /// Parses a file whose bytes were already read.
+    public func load(_ file: DiscoveredFile, data: Data) -> Result<LoadedArtifact, ScanError> {
         switch file.kind {
         case .swift, .cFamily:
-            switch readText(file, limit: Self.maximumSourceSize) {
-            case .failure(let error): return .failure(error)
-            case .success(let source):
-                if file.kind == .swift {
-                    return .success(.code(SwiftFrontEnd.parse(source: source, path: file.path)))
-                }
-                let language = SourceLanguage.of(fileName: file.url.lastPathComponent) ?? .objectiveC
-                return .success(.code(CFamilyFrontEnd.parse(source: source, path: file.path, language: language)))
+            guard let source = String(validatingUTF8Data: data) else {
+                return .failure(ScanError(path: file.path, message: "skipped: not UTF-8 text"))
             }
+            if file.kind == .swift {
+                return .success(.code(SwiftFrontEnd.parse(source: source, path: file.path)))
+            }
+            let language = SourceLanguage.of(fileName: file.url.lastPathComponent) ?? .objectiveC
+            return .success(.code(CFamilyFrontEnd.parse(source: source, path: file.path, language: language)))
         case .propertyList:
             do {
-                let document = try PropertyListParser.parse(fileAt: file.url, path: file.path)
-                return .success(.propertyList(document))
+                return .success(.propertyList(try PropertyListParser.parse(data: data, path: file.path)))
             } catch let error as PropertyListError {
                 return .failure(ScanError(path: file.path, message: error.message))
             } catch {
@@ -43,20 +63,6 @@ public struct Loader {
         case .xcodeProject, .interfaceBuilder:
             return .success(.unsupported)
         }
-    }
-
-    func readText(_ file: DiscoveredFile, limit: Int) -> Result<String, ScanError> {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: file.url.path)
-        if let size = (attributes?[.size] as? NSNumber)?.intValue, size > limit {
-            return .failure(ScanError(path: file.path, message: "skipped: \(size) bytes is larger than the \(limit)-byte limit for source files"))
-        }
-        guard let data = FileManager.default.contents(atPath: file.url.path) else {
-            return .failure(ScanError(path: file.path, message: "cannot read file: permission denied or unreadable"))
-        }
-        guard let text = String(validatingUTF8Data: data) else {
-            return .failure(ScanError(path: file.path, message: "skipped: not UTF-8 text"))
-        }
-        return .success(text)
     }
 }
 

@@ -13,10 +13,26 @@ public struct ScanOptions: Sendable {
     public var onlyRules: [String] = []
     /// Rule ids or slugs given with `--exclude-rule`.
     public var excludedRules: [String] = []
+    /// Files analyzed at once. Output is identical whatever the number.
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Where per-file results are cached; nil disables the cache. The CLI defaults it to `.moat-cache`
+    /// in the (first) scanned folder.
+    public var cacheDirectory: URL?
+    /// Seconds one file's analysis may take before its remaining rules are skipped (reported as an error).
+    public var perFileBudget: Double = 30
+    /// Called as files are done (from any thread), for progress display.
+    public var progress: (@Sendable (ScanProgress) -> Void)?
 
     public init(paths: [String]) {
         self.paths = paths.isEmpty ? ["."] : paths
     }
+}
+
+public struct ScanProgress: Sendable {
+    public enum Phase: String, Sendable { case discovering, analyzing, finishing }
+    public var phase: Phase
+    public var done: Int
+    public var total: Int
 }
 
 /// The scan, top to bottom: configure → discover → load and analyze each file (its tree is dropped right
@@ -43,27 +59,23 @@ public enum Scanner {
             errors += found.errors
         }
 
-        // 3. Load and analyze, one file at a time.
-        let loader = Loader()
+        // 3. Load and analyze each file on all cores; each tree is dropped as soon as its rules ran.
+        options.progress?(ScanProgress(phase: .analyzing, done: 0, total: files.count))
+        let cache = options.cacheDirectory.map { ResultCache(directory: $0, ruleIds: rules.map { $0.description.id }) }
+        let fileAnalysis = FileAnalysis(analyzer: analyzer, cache: cache, budget: options.perFileBudget)
+        let outcomes = fileAnalysis.run(files, jobs: options.jobs, progress: options.progress)
         var raw: [Finding] = []
         var plists: [PropertyListDocument] = []
         var summaries: [SourceSummary] = []
         var suppressions: [SuppressionDirective] = []
-        for file in files {
-            switch loader.load(file) {
-            case .failure(let error):
-                errors.append(error)
-            case .success(.code(let code)):
-                raw += analyzer.analyze(code)
-                summaries.append(SourceSummary(file: code))
-                suppressions += SuppressionDirective.directives(in: code)
-            case .success(.propertyList(let plist)):
-                raw += analyzer.analyze(plist)
-                plists.append(plist)
-            case .success(.unsupported):
-                break
-            }
+        for outcome in outcomes {
+            raw += outcome.findings
+            errors += outcome.errors
+            if let plist = outcome.plist { plists.append(plist) }
+            if let summary = outcome.summary { summaries.append(summary) }
+            suppressions += outcome.suppressions
         }
+        options.progress?(ScanProgress(phase: .finishing, done: files.count, total: files.count))
 
         // 4. The app as a whole.
         let app = AppModel(plists: plists, sources: summaries)

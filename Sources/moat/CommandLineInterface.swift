@@ -36,6 +36,9 @@ enum CommandLineInterface {
       --exclude-rule ID      Do not run this rule (repeatable; id or slug)
       --show-suppressed      List findings silenced by moat:ignore in the text format
       --no-color             Never colour the text format
+      --jobs N               Files analyzed in parallel (default: the number of cores)
+      --cache-dir DIR        Per-file result cache (default: .moat-cache in the scanned folder)
+      --no-cache             Neither read nor write the cache
     """
 
     static let rulesUsage = """
@@ -109,8 +112,19 @@ enum CommandLineInterface {
         var excludedRules: [String] = []
         var showSuppressed = false
         var noColor = false
+        var jobs: Int?
+        var cacheDirectory: String?
+        var useCache = true
         while let argument = parser.next() {
             switch argument {
+            case "--jobs", "-j":
+                let value = try parser.value(for: argument)
+                guard let count = Int(value), count >= 1, count <= 512 else {
+                    throw UsageError(message: "invalid value '\(value)' for --jobs (expected a number from 1 to 512)", command: "scan")
+                }
+                jobs = count
+            case "--cache-dir": cacheDirectory = try parser.value(for: argument)
+            case "--no-cache": useCache = false
             case "--format", "-f":
                 let value = try parser.value(for: argument)
                 guard let parsed = ReportFormat(rawValue: value) else {
@@ -144,6 +158,14 @@ enum CommandLineInterface {
         options.excludedRules = excludedRules
         for path in options.paths where !FileManager.default.fileExists(atPath: path) {
             throw UsageError(message: "no such file or folder '\(path)'", command: "scan")
+        }
+        if let jobs { options.jobs = jobs }
+        if useCache {
+            if let cacheDirectory {
+                options.cacheDirectory = URL(fileURLWithPath: cacheDirectory)
+            } else if let first = options.paths.first, isDirectory(first) {
+                options.cacheDirectory = URL(fileURLWithPath: first).appendingPathComponent(ResultCache.defaultFolderName)
+            }
         }
 
         let (result, configuration) = try Scanner.scan(options)
@@ -198,6 +220,11 @@ enum CommandLineInterface {
         }
         print(RuleCatalogue.explain(rule.description), terminator: "")
         return 0
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var flag: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
     }
 
     static func printError(_ text: String) {

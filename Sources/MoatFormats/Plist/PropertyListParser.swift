@@ -9,8 +9,9 @@ public struct PropertyListError: Error, CustomStringConvertible, Sendable {
     public var description: String { message }
 }
 
-/// Reads XML, binary and OpenStep property lists. XML keeps the line of every `<key>`; the other forms are
-/// read with `PropertyListSerialization` (OpenStep lines come from a light scan of the text for each key).
+/// Reads XML, binary and OpenStep property lists. XML keeps the line of every `<key>` (FoundationXML, with
+/// its input checked first by `XMLInput`); binary plists are read by Moat's own bounded reader; OpenStep
+/// text goes through `PropertyListSerialization`, with lines from a light scan of the text for each key.
 public enum PropertyListParser {
     /// Largest property list Moat reads (Info.plists are kilobytes; pbxproj files of big apps a few MB).
     public static let maximumSize = 64 * 1024 * 1024
@@ -24,8 +25,11 @@ public enum PropertyListParser {
         guard !data.isEmpty else { throw PropertyListError("empty property list") }
         let resolvedKind = kind ?? PlistKind.of(path: path)
         if data.starts(with: Array("bplist".utf8)) {
-            let root = try foundationTree(data: data, lines: nil)
+            let root = try BinaryPlistReader.read(data)
             return PropertyListDocument(path: path, format: .binary, kind: resolvedKind, root: root)
+        }
+        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
+            throw PropertyListError("property list is UTF-16 text; Moat reads UTF-8, XML or binary property lists")
         }
         let head = String(decoding: data.prefix(512), as: UTF8.self)
         let trimmedHead = head.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
@@ -50,10 +54,17 @@ public enum PropertyListParser {
 
     private static func foundationTree(data: Data, lines: OpenStepKeyLines?) throws -> PlistNode {
         let object: Any
+        var format = PropertyListSerialization.PropertyListFormat.openStep
         do {
-            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            object = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
         } catch {
             throw PropertyListError("malformed property list: \(Self.describe(error))")
+        }
+        if format == .binary {
+            throw PropertyListError("malformed property list: binary content in a text property list")
+        }
+        if object is String || object is Data {
+            throw PropertyListError("malformed property list: the root is not a dictionary or an array")
         }
         var lineFinder = lines
         return try convert(object, keyPath: "", line: 1, depth: 0, lines: &lineFinder)

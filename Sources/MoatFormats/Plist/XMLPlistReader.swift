@@ -27,8 +27,10 @@ final class XMLPlistReader: NSObject, XMLParserDelegate {
     private var root: PlistNode?
     private var failure: String?
     private weak var parser: XMLParser?
+    private(set) var xmlErrorLine: Int?
 
     static func read(data: Data) throws -> PlistNode {
+        try XMLInput.validate(data, what: "XML property list")
         let reader = XMLPlistReader()
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
@@ -37,10 +39,10 @@ final class XMLPlistReader: NSObject, XMLParserDelegate {
         reader.parser = parser
         let ok = parser.parse()
         if let failure = reader.failure { throw PropertyListError(failure) }
-        if !ok {
-            let line = parser.lineNumber
-            let reason = parser.parserError.map { PropertyListParser.describe($0) } ?? "unknown error"
-            throw PropertyListError("malformed XML property list at line \(line): \(reason)")
+        // libxml2-backed parsers may return true after reporting an error: check both.
+        if !ok || parser.parserError != nil || reader.xmlErrorLine != nil {
+            let line = reader.xmlErrorLine ?? parser.lineNumber
+            throw PropertyListError("malformed XML property list at line \(line): not well-formed XML")
         }
         guard let root = reader.root else { throw PropertyListError("XML property list has no value") }
         return root
@@ -96,6 +98,10 @@ final class XMLPlistReader: NSObject, XMLParserDelegate {
         }
     }
 
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+        if xmlErrorLine == nil { xmlErrorLine = parser.lineNumber }
+    }
+
     func parser(_ parser: XMLParser, foundCharacters string: String) {
         text += string
     }
@@ -116,6 +122,10 @@ final class XMLPlistReader: NSObject, XMLParserDelegate {
             top.pendingKey = (text, elementLine)
         case "dict", "array":
             guard let frame = stack.popLast() else { return }
+            if let dangling = frame.pendingKey {
+                fail("malformed XML property list at line \(dangling.line): key '\(dangling.key)' has no value")
+                return
+            }
             let node = PlistNode(value: frame.isDictionary ? .dictionary(frame.entries) : .array(frame.elements),
                                  keyPath: frame.keyPath, line: frame.line)
             let key = stack.last?.pendingKey?.key

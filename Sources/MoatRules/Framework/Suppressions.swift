@@ -4,7 +4,7 @@ import MoatSyntax
 
 /// An inline suppression: `// moat:ignore MOAT-NET-001 -- reason` (several ids separated by commas or
 /// spaces). It covers findings of those rules on its own line and on the line below.
-public struct SuppressionDirective: Sendable, Hashable {
+public struct SuppressionDirective: Sendable, Hashable, Codable {
     public static let keyword = "moat:ignore"
 
     public var path: String

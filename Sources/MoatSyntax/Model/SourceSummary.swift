@@ -1,6 +1,6 @@
 /// The per-file facts kept after a code file's tree is dropped, for app-level rules that span files
 /// (a usage description versus the API calls that need it; a URL scheme versus its handler).
-public struct SourceSummary: Sendable {
+public struct SourceSummary: Sendable, Codable {
     public var path: String
     public var language: SourceLanguage
     /// Every name the code reads or calls (identifiers, members, Objective-C selectors, type names), with

@@ -609,3 +609,12 @@ struct SwiftLowering {
         return result
     }
 }
+
+extension SwiftFrontEnd {
+    /// Parses with SwiftParser alone and returns the number of tokens: the baseline the benchmark compares
+    /// full analysis against.
+    public static func parseOnly(source: String) -> Int {
+        let tree = Parser.parse(source: source)
+        return tree.totalLength.utf8Length
+    }
+}

@@ -1,0 +1,27 @@
+import UIKit
+
+@main
+final class AppDelegate: UIResponder, UIApplicationDelegate {
+    var window: UIWindow?
+
+    func application(_ application: UIApplication,
+                     didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+        return true
+    }
+
+    /// Custom URL scheme entry point: leakybank://transfer?to=...&amount=...
+    func application(_ app: UIApplication, open url: URL,
+                     options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return false }
+        return TransferRouter.shared.handle(components)
+    }
+}
+
+final class TransferRouter {
+    static let shared = TransferRouter()
+
+    func handle(_ components: URLComponents) -> Bool {
+        // Routing only; the transfer screen asks the user to confirm.
+        return components.host == "transfer"
+    }
+}

@@ -1,0 +1,120 @@
+import Dispatch
+import Foundation
+import MoatCore
+import MoatFormats
+import MoatRules
+import MoatSyntax
+
+/// What one file contributed to the scan.
+struct FileOutcome: Sendable {
+    var findings: [Finding] = []
+    var errors: [ScanError] = []
+    var summary: SourceSummary?
+    var plist: PropertyListDocument?
+    var suppressions: [SuppressionDirective] = []
+}
+
+/// Loads and analyzes files in parallel (bounded by `jobs`), with results in input order so the output
+/// does not depend on scheduling.
+struct FileAnalysis: Sendable {
+    let analyzer: Analyzer
+    let cache: ResultCache?
+    let budget: Double
+    let loader = Loader()
+
+    func run(_ files: [DiscoveredFile], jobs: Int, progress: (@Sendable (ScanProgress) -> Void)?) -> [FileOutcome] {
+        let results = OutcomeStore(count: files.count)
+        let workers = max(1, min(jobs, files.count))
+        let next = AtomicCounter()
+        let done = AtomicCounter()
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let index = next.increment() - 1
+                guard index < files.count else { return }
+                results.set(index, analyze(files[index]))
+                let finished = done.increment()
+                progress?(ScanProgress(phase: .analyzing, done: finished, total: files.count))
+            }
+        }
+        return results.values
+    }
+
+    func analyze(_ file: DiscoveredFile) -> FileOutcome {
+        var outcome = FileOutcome()
+        let data: Data
+        switch loader.read(file) {
+        case .failure(let error):
+            outcome.errors.append(error)
+            return outcome
+        case .success(let bytes):
+            data = bytes
+        }
+        let isSource = file.kind == .swift || file.kind == .cFamily
+        let key = isSource ? cache?.key(path: file.path, content: data) : nil
+        if let key, let entry = cache?.load(key) {
+            outcome.findings = entry.findings
+            outcome.summary = entry.summary
+            outcome.suppressions = entry.suppressions
+            outcome.errors = entry.errors
+            return outcome
+        }
+        switch loader.load(file, data: data) {
+        case .failure(let error):
+            outcome.errors.append(error)
+        case .success(.code(let code)):
+            let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, budget) * 1_000_000_000)
+            let (findings, overran) = analyzer.analyze(code, deadline: deadline)
+            outcome.findings = findings
+            if let overran {
+                outcome.errors.append(ScanError(path: file.path, message: "analysis exceeded the \(Int(budget))-second budget for one file; rules not run after \(overran)"))
+            }
+            outcome.summary = SourceSummary(file: code)
+            outcome.suppressions = SuppressionDirective.directives(in: code)
+            if let key, let summary = outcome.summary {
+                cache?.store(ResultCache.Entry(findings: outcome.findings, summary: summary,
+                                               suppressions: outcome.suppressions, errors: outcome.errors), for: key)
+            }
+        case .success(.propertyList(let plist)):
+            outcome.findings = analyzer.analyze(plist)
+            outcome.plist = plist
+        case .success(.unsupported):
+            break
+        }
+        return outcome
+    }
+}
+
+/// Results written by index from worker threads.
+final class OutcomeStore: @unchecked Sendable {
+    private var storage: [FileOutcome]
+    private let lock = NSLock()
+
+    init(count: Int) {
+        storage = Array(repeating: FileOutcome(), count: count)
+    }
+
+    func set(_ index: Int, _ value: FileOutcome) {
+        lock.lock()
+        storage[index] = value
+        lock.unlock()
+    }
+
+    var values: [FileOutcome] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}
+
+final class AtomicCounter: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+
+    /// Adds one and returns the new value.
+    func increment() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import MoatCore
+import MoatRules
+import MoatSyntax
+
+/// Per-file analysis results of source files, keyed by content hash, tool version, the rules that ran
+/// and the file's path. A second scan of an unchanged tree only reads and hashes files.
+///
+/// Layout: `<cache dir>/v1/<first two hex digits>/<key>.json`. Entries are written atomically; an
+/// unreadable or corrupt entry is a miss, never an error.
+public struct ResultCache: Sendable {
+    public struct Entry: Codable, Sendable {
+        public var findings: [Finding]
+        public var summary: SourceSummary
+        public var suppressions: [SuppressionDirective]
+        public var errors: [ScanError]
+    }
+
+    public static let defaultFolderName = ".moat-cache"
+    public let directory: URL
+    let salt: String
+
+    /// `ruleIds` are the rules that ran: a different selection gives different results.
+    public init(directory: URL, ruleIds: [String]) {
+        self.directory = directory
+        self.salt = MoatVersion.current + "|" + ruleIds.sorted().joined(separator: ",")
+    }
+
+    public func key(path: String, content: Data) -> String {
+        var hasher = SHA256()
+        hasher.update(salt.utf8)
+        hasher.update([0])
+        hasher.update(path.utf8)
+        hasher.update([0])
+        hasher.update(content)
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    private func url(for key: String) -> URL {
+        directory.appendingPathComponent("v1").appendingPathComponent(String(key.prefix(2)))
+            .appendingPathComponent(key + ".json")
+    }
+
+    public func load(_ key: String) -> Entry? {
+        guard let data = try? Data(contentsOf: url(for: key)) else { return nil }
+        return try? JSONDecoder().decode(Entry.self, from: data)
+    }
+
+    public func store(_ entry: Entry, for key: String) {
+        let destination = url(for: key)
+        do {
+            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let data = try JSONEncoder().encode(entry)
+            try data.write(to: destination, options: .atomic)
+        } catch {
+            // A cache that cannot be written only costs time.
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+/// Runs the built `moat` executable on the example app, as a user would.
+struct ExampleAppTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let exampleApp = packageRoot.appendingPathComponent("Examples/LeakyBank")
+
+    /// The `moat` binary next to the test bundle in `.build/<triple>/debug`.
+    static func moatExecutable() throws -> URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("moat")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        let fallback = packageRoot.appendingPathComponent(".build/debug/moat")
+        guard FileManager.default.isExecutableFile(atPath: fallback.path) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "moat executable (run `swift build` first)"])
+        }
+        return fallback
+    }
+
+    static func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, stdout: Data, stderr: String) {
+        let process = Process()
+        process.executableURL = try moatExecutable()
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, stdout, String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func expectedFindings() throws -> [String] {
+        let text = try String(contentsOf: packageRoot.appendingPathComponent("Examples/LeakyBank.expected"), encoding: .utf8)
+        return text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && !$0.isEmpty }
+    }
+
+    @Test func jsonFindingsMatchTheExpectedListExactly() throws {
+        let (status, stdout, stderr) = try Self.run(["scan", Self.exampleApp.path, "--format", "json"])
+        #expect(status == 1, "findings at or above high must exit 1; stderr: \(stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
+        #expect(Set(document.keys) == ["tool", "findings", "errors", "summary"])
+        let tool = try #require(document["tool"] as? [String: Any])
+        #expect(tool["name"] as? String == "moat")
+        let findings = try #require(document["findings"] as? [[String: Any]])
+        var actual: [String] = []
+        for finding in findings where finding["suppression"] == nil {
+            let location = try #require(finding["location"] as? [String: Any])
+            let rule = try #require(finding["ruleId"] as? String)
+            actual.append("\(rule) \(location["path"] as? String ?? "?"):\(location["line"] as? Int ?? 0)")
+            for field in ["slug", "title", "severity", "confidence", "message", "cwe", "masvs", "mastg", "fix", "fingerprint", "isTestCode"] {
+                #expect(finding[field] != nil, "\(rule) lacks \(field)")
+            }
+        }
+        let expected = try Self.expectedFindings()
+        #expect(actual.sorted() == expected.sorted(),
+                "missing: \(Set(expected).subtracting(actual).sorted()); unexpected: \(Set(actual).subtracting(expected).sorted())")
+        let errors = try #require(document["errors"] as? [[String: Any]])
+        #expect(errors.isEmpty, "example app must load cleanly: \(errors)")
+    }
+
+    @Test func findingsAreSortedAndTestCodeIsMarked() throws {
+        let (_, stdout, _) = try Self.run(["scan", Self.exampleApp.path, "--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
+        let findings = try #require(document["findings"] as? [[String: Any]])
+        let keys = findings.compactMap { finding -> (String, Int, String)? in
+            guard let location = finding["location"] as? [String: Any], let path = location["path"] as? String,
+                  let line = location["line"] as? Int, let rule = finding["ruleId"] as? String else { return nil }
+            return (path, line, rule)
+        }
+        #expect(keys.count == findings.count)
+        #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 <= $1 }, "findings must be sorted by path, line, rule")
+        let testFinding = findings.first { ($0["location"] as? [String: Any])?["path"] as? String == "LeakyBankTests/SessionStoreTests.swift" }
+        #expect(testFinding?["isTestCode"] as? Bool == true)
+        let appFinding = findings.first { ($0["location"] as? [String: Any])?["path"] as? String == "LeakyBank/Storage/SessionStore.swift" }
+        #expect(appFinding?["isTestCode"] as? Bool == false)
+    }
+
+    @Test func xcodeFormatIsOneLinePerFinding() throws {
+        let (status, stdout, _) = try Self.run(["scan", Self.exampleApp.path, "--format", "xcode", "--fail-on", "critical"])
+        #expect(status == 0, "no critical finding in the example app")
+        let lines = String(decoding: stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.contains("LeakyBank/Storage/SessionStore.swift:24:16: warning: NSKeyedUnarchiver.unarchiveObject(with:) decodes any class named in the data; use unarchivedObject(ofClass:from:) with the classes you expect. [MOAT-CODE-001]"))
+        #expect(lines.count == (try Self.expectedFindings()).count)
+    }
+
+    @Test func usageErrorsExitTwoAndNameTheArgument() throws {
+        let badFormat = try Self.run(["scan", Self.exampleApp.path, "--format", "yaml"])
+        #expect(badFormat.status == 2)
+        #expect(badFormat.stderr.contains("unknown format 'yaml'"))
+        #expect(badFormat.stderr.contains("Usage: moat scan"))
+        let badRule = try Self.run(["scan", Self.exampleApp.path, "--rule", "MOAT-NOPE-999"])
+        #expect(badRule.status == 2)
+        #expect(badRule.stderr.contains("unknown rule 'MOAT-NOPE-999'"))
+        let badCommand = try Self.run(["scann"])
+        #expect(badCommand.status == 2)
+        #expect(badCommand.stderr.contains("unknown command 'scann'"))
+        let missing = try Self.run(["scan", "/nonexistent/moat-path"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("/nonexistent/moat-path"))
+    }
+
+    @Test func ruleFilterAndVersionAndExplain() throws {
+        let (status, stdout, _) = try Self.run(["scan", Self.exampleApp.path, "--format", "json", "--rule", "ats-weak-tls-version"])
+        #expect(status == 0, "a medium finding does not reach the default high threshold")
+        let document = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
+        let findings = try #require(document["findings"] as? [[String: Any]])
+        #expect(findings.map { $0["ruleId"] as? String } == ["MOAT-NET-003"])
+        let version = try Self.run(["--version"])
+        #expect(String(decoding: version.stdout, as: UTF8.self).hasPrefix("moat "))
+        let explain = try Self.run(["explain", "MOAT-CODE-001"])
+        let text = String(decoding: explain.stdout, as: UTF8.self)
+        #expect(text.contains("MOAT-CODE-001 insecure-unarchiving"))
+        #expect(text.contains("Not flagged:"))
+        #expect(text.contains("CWE-502"))
+    }
+}
+
+struct ReadmeTests {
+    @Test func readmeCatalogueIsGeneratedFromTheRules() throws {
+        let (status, stdout, _) = try ExampleAppTests.run(["rules", "--format", "markdown"])
+        #expect(status == 0)
+        let catalogue = String(decoding: stdout, as: UTF8.self)
+        let readme = try String(contentsOf: ExampleAppTests.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(catalogue.contains("| MOAT-CODE-001 | `insecure-unarchiving` |"))
+        #expect(readme.contains("<!-- rules:begin -->\n" + catalogue + "<!-- rules:end -->"),
+                "README rules catalogue is stale: run Scripts/update-readme-rules.sh")
+    }
+}

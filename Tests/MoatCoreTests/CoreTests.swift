@@ -1,0 +1,39 @@
+import Testing
+import MoatCore
+
+struct CoreTests {
+    @Test func sha256KnownAnswers() {
+        #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    }
+
+    @Test func severityOrderingAndScores() {
+        #expect(Severity.critical > .high && Severity.high > .medium && Severity.low > .info)
+        #expect(Severity.allCases.sorted() == [.info, .low, .medium, .high, .critical])
+        #expect(Severity.high.securityScore == "8.0")
+        #expect(Confidence.high > .low)
+    }
+
+    @Test func examplesMarkersAreRemovedAndLocated() {
+        let file = ExampleFile(name: "A.swift", content: "let a = 1\nlet é = ↓b(↓c)\n")
+        let (content, markers) = file.cleaned
+        #expect(content == "let a = 1\nlet é = b(c)\n")
+        #expect(markers.map(\.line) == [2, 2])
+        #expect(markers.map(\.column) == [10, 12])
+    }
+
+    @Test func fingerprintNormalization() {
+        #expect(Fingerprint.normalize("   let  a =\tb  ") == "let a = b")
+        #expect(Fingerprint.hex("x") != Fingerprint.hex("y"))
+        #expect(Fingerprint.hex("x").count == 16)
+    }
+
+    @Test func masvsAreas() {
+        #expect(Taxonomy.area(of: "MASVS-NETWORK-1") == "NETWORK")
+        #expect(Taxonomy.masvs.keys.allSatisfy { $0.hasPrefix("MASVS-") })
+        #expect(Taxonomy.masvs.count == 24)
+    }
+}

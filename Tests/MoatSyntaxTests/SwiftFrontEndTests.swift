@@ -1,0 +1,156 @@
+import Testing
+import MoatSyntax
+
+struct SwiftFrontEndTests {
+    func parse(_ source: String) -> CodeFile { SwiftFrontEnd.parse(source: source, path: "T.swift") }
+
+    func expressions(_ file: CodeFile) -> [Expression] {
+        var result: [Expression] = []
+        file.forEachExpression { expression, _ in result.append(expression) }
+        return result
+    }
+
+    @Test func callsHaveCalleeLabelsAndPositions() throws {
+        let file = parse("""
+        import Foundation
+        func load(_ data: Data) {
+            let x = NSKeyedUnarchiver.unarchiveObject(with: data)
+        }
+        """)
+        let call = try #require(expressions(file).first { $0.swiftCallName == "unarchiveObject(with:)" })
+        #expect(call.dottedName == "NSKeyedUnarchiver.unarchiveObject")
+        #expect(call.range.start.line == 3 && call.range.start.column == 13)
+        #expect(call.argument("with")?.name == "data")
+        #expect(file.imports == ["Foundation"])
+        let function = try #require(file.allFunctions.first?.function)
+        #expect(function.fullName == "load(_:)")
+        #expect(function.parameters.first?.name == "data" && function.parameters.first?.label == nil)
+        #expect(function.nameRange.start.line == 2 && function.nameRange.start.column == 6)
+    }
+
+    @Test func assignmentsBecomeAssignmentStatements() throws {
+        let file = parse("""
+        func f(parser: XMLParser) {
+            parser.shouldResolveExternalEntities = true
+            count += 1
+        }
+        """)
+        var assignments: [(String, String, Int)] = []
+        file.forEachStatement { statement, _ in
+            if case .assignment(let target, let op, _) = statement.kind {
+                assignments.append((target.nameChain.joined(separator: "."), op, statement.range.start.column))
+            }
+        }
+        #expect(assignments.count == 2)
+        #expect(assignments.first?.0 == "parser.shouldResolveExternalEntities" && assignments.first?.1 == "=")
+        #expect(assignments.first?.2 == 5)
+        #expect(assignments.last?.1 == "+=")
+    }
+
+    @Test func stringLiteralsKeepTextAndInterpolations() throws {
+        let file = parse(#"""
+        let a = "plain"
+        let b = "js(\(value))"
+        """#)
+        let strings = expressions(file).filter(\.isStringLiteral)
+        #expect(strings.count == 2)
+        #expect(strings[0].stringValue == "plain")
+        #expect(strings[1].stringValue == nil)
+        #expect(strings[1].descendants().contains { $0.name == "value" })
+    }
+
+    @Test func codeInCommentsAndStringsIsNotCode() {
+        let file = parse("""
+        // NSKeyedUnarchiver.unarchiveObject(with: data)
+        /* let w = UIWebView() */
+        let s = "UIWebView()"
+        """)
+        #expect(!expressions(file).contains { $0.isCall && $0.name == "unarchiveObject" })
+        #expect(!expressions(file).contains { $0.name == "UIWebView" })
+        #expect(file.typeReferences.isEmpty)
+        #expect(file.comments.count == 2)
+        #expect(file.comments[1].range.start.line == 2)
+    }
+
+    @Test func typesInheritanceAndTypeReferences() throws {
+        let file = parse("""
+        class Legacy: UIWebView, WKNavigationDelegate {
+            var web: UIWebView?
+        }
+        extension Legacy: NSSecureCoding {}
+        """)
+        let types = file.allTypes
+        #expect(types.map(\.name) == ["Legacy", "Legacy"])
+        #expect(types[0].inherits == ["UIWebView", "WKNavigationDelegate"])
+        #expect(types[1].kind == .extension && types[1].inherits == ["NSSecureCoding"])
+        let references = file.typeReferences.filter { $0.name == "UIWebView" }
+        #expect(references.map(\.range.start.line) == [1, 2])
+        #expect(references.map(\.range.start.column) == [15, 14])
+        #expect(types[0].variables.first?.name == "web")
+    }
+
+    @Test func ifDebugBlocksAreConditional() {
+        let file = parse("""
+        func configure(web: WKWebView) {
+            #if DEBUG
+            web.isInspectable = true
+            #else
+            web.isInspectable = false
+            #endif
+        }
+        """)
+        var debugOnly: [Bool] = []
+        file.forEachStatement { statement, context in
+            if case .assignment = statement.kind { debugOnly.append(context.isDebugOnly) }
+        }
+        #expect(debugOnly == [true, false])
+    }
+
+    @Test func conditionsBindingsAndClosures() throws {
+        let file = parse("""
+        func handle(url: URL) {
+            guard let host = url.host, host == "example.com" else { return }
+            items.forEach { item in print(item) }
+        }
+        """)
+        var guardConditions: [Condition] = []
+        file.forEachStatement { statement, _ in
+            if case .guardStatement(let conditions, _) = statement.kind { guardConditions = conditions }
+        }
+        #expect(guardConditions.count == 2)
+        if case .binding(let names, let value, _) = guardConditions[0] {
+            #expect(names == ["host"])
+            #expect(value.dottedName == "url.host")
+        } else {
+            Issue.record("first condition should be an optional binding")
+        }
+        let closure = expressions(file).first { if case .closure = $0.kind { true } else { false } }
+        if case .closure(let parameters, let body)? = closure?.kind {
+            #expect(parameters == ["item"])
+            #expect(body.statements.count == 1)
+        } else {
+            Issue.record("trailing closure not lowered")
+        }
+    }
+
+    @Test func brokenSourceStillLowers() {
+        let file = parse("func broken( { let x = [1, 2\n class }")
+        #expect(!file.diagnostics.isEmpty)
+        _ = file.allFunctions
+    }
+
+    @Test func boolValueUnderstandsBothLanguagesSpellings() {
+        let file = parse("let a = true; let b = NSNumber(value: true); let c = false")
+        let values = expressions(file).compactMap(\.boolValue)
+        #expect(values.prefix(2) == [true, true])
+        #expect(values.last == false)
+    }
+
+    @Test func positionsCountUTF8Bytes() throws {
+        let file = parse("let é = 1; let w = UIWebView()")
+        let call = try #require(expressions(file).first { $0.name == "UIWebView" && $0.isCall })
+        // "let é = 1; let w = " is 19 characters but 20 UTF-8 bytes.
+        #expect(call.range.start.column == 21)
+        #expect(file.position(ofOffset: call.range.start.offset) == call.range.start)
+    }
+}
