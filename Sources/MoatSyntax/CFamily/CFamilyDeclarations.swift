@@ -127,8 +127,14 @@ extension CFamilyParser {
             return parseDeclarators(scan, .topLevel).map { .declaration($0) }
         }
         if current.kind == .identifier, CVocabulary.isAttributeName(current.text), isPunct("(", 1) {
-            // `API_AVAILABLE(ios(13.0))` before `@interface`, a method or a declaration on the next line.
-            let after = indexAfterGroup(index(1))
+            // `API_AVAILABLE(ios(13.0)) NS_SWIFT_NAME(X)` before `@interface`, a method or a declaration on the next line.
+            var after = indexAfterGroup(index(1))
+            var steps = 0
+            while steps < 16, token(at: after).kind == .identifier, CVocabulary.isAttributeName(token(at: after).text),
+                  token(at: next(after)).isPunct("(") {
+                steps += 1
+                after = indexAfterGroup(next(after))
+            }
             let following = token(at: after)
             if following.kind == .atWord || following.isPunct("-") || following.isPunct("+")
                 || (following.newlineBefore && following.kind == .identifier) {
@@ -146,6 +152,7 @@ extension CFamilyParser {
             if current.text == "@protocol" {
                 if isPunct("(", 1) { return nil }
                 if peek(1).kind == .identifier, isPunct(";", 2) || isPunct(",", 2) {
+                    advance()
                     recoverToStatementEnd()
                     return []
                 }
@@ -269,6 +276,7 @@ extension CFamilyParser {
         var modifiers: [String] = []
         var attributes: [String] = []
         var isConst = false
+        var functionNameIndex: Int?
         var steps = 0
         scan: while cursor < limit, steps < 64 {
             steps += 1
@@ -339,6 +347,12 @@ extension CFamilyParser {
                 continue
             }
             if CVocabulary.builtinTypes.contains(word) {
+                if language != .c, token(at: following).isPunct("<"), let after = scanAngleArguments(following) {
+                    // `id<NSCoding>`
+                    words.append((visibleIndices(cursor, after), false))
+                    cursor = after
+                    continue
+                }
                 words.append(([cursor], false))
                 cursor = following
                 continue
@@ -349,6 +363,13 @@ extension CFamilyParser {
             if CVocabulary.statementKeywords.contains(word) { break }
             if context == .forInit, word == "in" { break }
             if token(at: following).isPunct("(") {
+                let inside = token(at: next(following))
+                if inside.isPunct("^") || inside.isPunct("*") {
+                    // `BOOL (^check)(id)`, `MyType (*callback)(void)`: a type word before a pointer declarator.
+                    words.append(([cursor], true))
+                    cursor = following
+                    break
+                }
                 if CVocabulary.isMacroLike(word) {
                     let after = indexAfterGroup(following)
                     let afterToken = token(at: after)
@@ -359,25 +380,36 @@ extension CFamilyParser {
                         continue
                     }
                 }
+                // `void foo(...)`: the word is the declarator's name, unless a name came before it
+                // (`CGFloat height API_AVAILABLE(ios(10))`).
+                if !words.isEmpty, !(words.count >= 2 && CVocabulary.isMacroLike(word)) { functionNameIndex = cursor }
                 break
             }
             var indices = [cursor]
             var wordEnd = following
-            while acceptsCXXDeclarations, token(at: wordEnd).isPunct("::") {
-                let part = next(wordEnd)
-                if token(at: part).kind == .identifier {
-                    indices.append(contentsOf: [wordEnd, part])
-                    wordEnd = next(part)
-                } else if token(at: part).isPunct("~"), token(at: next(part)).kind == .identifier {
-                    indices.append(contentsOf: [wordEnd, part, next(part)])
-                    wordEnd = next(next(part))
-                } else {
+            var partSteps = 0
+            while partSteps < 32 {
+                partSteps += 1
+                if acceptsCXXDeclarations, token(at: wordEnd).isPunct("::") {
+                    let part = next(wordEnd)
+                    if token(at: part).kind == .identifier {
+                        indices.append(contentsOf: [wordEnd, part])
+                        wordEnd = next(part)
+                        continue
+                    }
+                    if token(at: part).isPunct("~"), token(at: next(part)).kind == .identifier {
+                        indices.append(contentsOf: [wordEnd, part, next(part)])
+                        wordEnd = next(next(part))
+                        continue
+                    }
                     break
                 }
-            }
-            if language != .c, token(at: wordEnd).isPunct("<"), let after = scanAngleArguments(wordEnd) {
-                indices.append(contentsOf: visibleIndices(wordEnd, after))
-                wordEnd = after
+                if language != .c, token(at: wordEnd).isPunct("<"), let after = scanAngleArguments(wordEnd) {
+                    indices.append(contentsOf: visibleIndices(wordEnd, after))
+                    wordEnd = after
+                    continue
+                }
+                break
             }
             words.append((indices, true))
             cursor = wordEnd
@@ -411,7 +443,9 @@ extension CFamilyParser {
         let opensPointerDeclarator = nameToken.isPunct("(")
             && (token(at: next(pointerCursor)).isPunct("*") || token(at: next(pointerCursor)).isPunct("^")
                 || token(at: next(pointerCursor)).isPunct("&"))
-        if nameToken.isWord("operator") {
+        if let functionNameIndex {
+            declaratorIndex = functionNameIndex
+        } else if nameToken.isWord("operator") {
             // `bool operator==(...)`: the name is handled by the declarator parser.
         } else if hasPointer {
             if nameToken.kind == .identifier, !CVocabulary.statementKeywords.contains(nameToken.text) {
@@ -427,7 +461,7 @@ extension CFamilyParser {
             // `void (^handler)(NSData *)`, `int (*compare)(int, int)`
         } else {
             guard words.count >= 2, let last = words.last, last.isUser,
-                  last.indices.allSatisfy({ tokens[$0].kind == .identifier || tokens[$0].isPunct("::") || tokens[$0].isPunct("~") }),
+                  let lastRaw = last.indices.last, tokens[lastRaw].kind == .identifier,
                   isDeclaratorFollower(nameToken, context) else { return nil }
             typeWords.removeLast()
             declaratorIndex = last.indices[0]
@@ -596,8 +630,12 @@ extension CFamilyParser {
             name = nameToken.text
             nameStart = nameToken.start
             var qualifierSteps = 0
-            while acceptsCXXDeclarations, isPunct("::"), qualifierSteps < 32 {
+            while acceptsCXXDeclarations, qualifierSteps < 32 {
                 qualifierSteps += 1
+                if isPunct("<"), let after = scanAngleArguments(index()), token(at: after).isPunct("::") {
+                    jump(to: after)
+                }
+                guard isPunct("::") else { break }
                 if peek(1).kind == .identifier {
                     advance()
                     qualifiers.append(name)

@@ -645,6 +645,7 @@ extension CFamilyParser {
         case .punct:
             startsOperand = ["(", "[", "@", "^", "!", "~", "{"].contains(following.text)
                 || (strong && ["-", "+", "*", "&", "++", "--", "::"].contains(following.text))
+                || (["-", "+"].contains(following.text) && token(at: next(after)).kind == .number)
         default:
             startsOperand = false
         }

@@ -197,7 +197,7 @@ extension CFamilyParser {
                     advance()
                 }
                 var parameterName = ""
-                if peek().kind == .identifier, !isPunct(":", 1) {
+                if peek().kind == .identifier {
                     parameterName = advance().text
                 } else {
                     diagnose(peek().start, "expected a parameter name")

@@ -212,7 +212,7 @@ final class CFamilyParser {
     func recoverToStatementEnd() {
         while true {
             let current = peek()
-            if current.kind == .eof { return }
+            if current.kind == .eof || startsObjCDeclaration(current) { return }
             if current.kind == .punct {
                 switch current.text {
                 case ";":
@@ -231,6 +231,23 @@ final class CFamilyParser {
                 }
             }
             advance()
+        }
+    }
+
+    /// Tokens no statement can contain: recovery stops before them (`@interface`, `@end`, a method's `-` or `+`).
+    func startsObjCDeclaration(_ current: CToken) -> Bool {
+        switch current.kind {
+        case .atWord:
+            switch current.text {
+            case "@interface", "@implementation", "@end", "@property": return true
+            case "@protocol": return !isPunct("(", 1)
+            default: return false
+            }
+        case .punct:
+            return current.newlineBefore && (current.text == "-" || current.text == "+") && isPunct("(", 1)
+                && (peek(2).kind == .identifier)
+        default:
+            return false
         }
     }
 
@@ -380,7 +397,12 @@ final class CFamilyParser {
             if following?.isPunct("::") == true { continue }
             if parenthesisLevel > 0, following == nil || following?.isPunct(",") == true || following?.isPunct(")") == true,
                offset > 0 {
-                let previous = tokens[indices[offset - 1]]
+                var previousOffset = offset - 1
+                while previousOffset > 0, tokens[indices[previousOffset]].kind == .identifier,
+                      CVocabulary.qualifiers.contains(tokens[indices[previousOffset]].text) {
+                    previousOffset -= 1
+                }
+                let previous = tokens[indices[previousOffset]]
                 let previousIsName = previous.kind == .identifier && !CVocabulary.isNonTypeWord(previous.text)
                     && !["struct", "union", "enum", "class"].contains(previous.text)
                 if previous.isPunct("*") || previous.isPunct("&") || previousIsName { continue }

@@ -153,8 +153,9 @@ extension CFamilyParser {
         } else {
             kind = .expression(expression)
         }
+        let end = lastEnd
         finishStatement(start: start)
-        return Statement(kind: kind, range: rangeFrom(start))
+        return Statement(kind: kind, range: range(start, end))
     }
 
     /// A sub-statement used as a branch or loop body, as a block.
