@@ -616,15 +616,16 @@ extension CFamilyParser {
             while isPunct("[") { skipBalanced() }
             closeGroup(")")
             inner.append(")")
+            var suffix = ""
             if isPunct("(") {
                 let open = index()
                 let after = indexAfterGroup(open)
                 let indices = visibleIndices(open, after)
                 recordTypes(indices)
-                inner.append(contentsOf: indices.map { tokens[$0].text })
+                suffix = typeText(indices)
                 jump(to: after)
             }
-            type = type + " " + Self.joinTypePieces(inner)
+            type = type + " " + Self.joinTypePieces(inner) + suffix
         } else if peek().kind == .identifier {
             let nameToken = advance()
             name = nameToken.text

@@ -127,7 +127,20 @@ extension CFamilyParser {
             }
             return parseDeclarators(scan, .statement).map(Self.statement(from:))
         }
+        guard canStartExpression(current) else {
+            diagnose(start, "unexpected '\(sourceText(current.start, current.end, maximum: 16))'")
+            advance()
+            return []
+        }
         return [parseExpressionStatement()]
+    }
+
+    func canStartExpression(_ token: CToken) -> Bool {
+        switch token.kind {
+        case .identifier, .number, .string, .character, .atWord: return true
+        case .punct: return ["(", "[", "@", "^", "{", "!", "-", "+", "~", "*", "&", "++", "--", "&&", "::"].contains(token.text)
+        case .directive, .eof: return false
+        }
     }
 
     static func statement(from declaration: Declaration) -> Statement {
