@@ -56,7 +56,10 @@ extension CodeFile {
                     // Objective-C setter: [object setFoo:value].
                     if isMessageSend, arguments.count == 1, name.hasPrefix("set"), name.hasSuffix(":"), name.count > 4 {
                         let stem = name.dropFirst(3).dropLast()
-                        let property = stem.prefix(1).lowercased() + stem.dropFirst()
+                        // `setTLSMinimum…:` sets `TLSMinimum…` (a leading acronym keeps its case); `setFoo:` sets `foo`.
+                        let lowered = stem.prefix(1).lowercased() + stem.dropFirst()
+                        let startsWithAcronym = stem.count > 1 && stem.prefix(2).allSatisfy(\.isUppercase)
+                        let property = startsWithAcronym && names.contains(String(stem)) ? String(stem) : lowered
                         if names.contains(property) {
                             writes.append(PropertyWrite(object: callee.receiver, property: property, value: arguments[0].value,
                                                         range: expression.range, context: context, form: .setter))

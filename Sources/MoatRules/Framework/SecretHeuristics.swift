@@ -166,6 +166,18 @@ public enum SecretNaming {
 
 /// Well-known credential formats, recognisable by their shape whatever the variable is called.
 public enum KnownCredential {
+    /// A PEM private key block: the literal starts with `-----BEGIN … PRIVATE KEY-----`, ends the block with
+    /// `-----END`, and has a base64 body of some length between them (a message that merely names the header
+    /// is not a key).
+    public static func isPEMPrivateKey(_ literal: String) -> Bool {
+        let text = literal.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("-----BEGIN"), let header = text.range(of: "PRIVATE KEY-----"),
+              let footer = text.range(of: "-----END", range: header.upperBound..<text.endIndex) else { return false }
+        let body = text[header.upperBound..<footer.lowerBound].replacingOccurrences(of: "\\n", with: "")
+        let base64 = body.filter { ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "/" || $0 == "=") && $0.isASCII }
+        return base64.count >= 16
+    }
+
     public struct Match: Sendable {
         public var description: String
         public var severity: Severity
@@ -173,8 +185,7 @@ public enum KnownCredential {
     }
 
     public static func match(_ literal: String) -> Match? {
-        // A PEM block: the literal starts with its header (escaped newlines allowed inside).
-        if literal.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("-----BEGIN"), literal.contains("PRIVATE KEY-----") {
+        if isPEMPrivateKey(literal) {
             return Match(description: "a PEM private key", severity: .critical, confidence: .high)
         }
         var value = Substring(literal.trimmingCharacters(in: .whitespaces))
