@@ -23,6 +23,13 @@ public struct FileLocation: Sendable, Equatable {
     /// The last literal component seen (a file or folder name), for messages and name heuristics.
     public var lastComponent: String?
 
+    public init(base: Base, depth: Int, isBuiltFromData: Bool, lastComponent: String? = nil) {
+        self.base = base
+        self.depth = depth
+        self.isBuiltFromData = isBuiltFromData
+        self.lastComponent = lastComponent
+    }
+
     /// The location is the container directory itself (or above it): read access to it exposes everything.
     public var isWholeDirectory: Bool { depth <= 0 }
 }
