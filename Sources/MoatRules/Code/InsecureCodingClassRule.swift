@@ -102,6 +102,7 @@ public struct InsecureCodingClassRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("NSCoding", "NSSecureCoding", "supportsSecureCoding") else { return }
         let types = file.allTypes
         var secureNames = Set<String>()
         for type in types where type.adopts("NSSecureCoding") || type.variables.contains(where: { $0.name == "supportsSecureCoding" })

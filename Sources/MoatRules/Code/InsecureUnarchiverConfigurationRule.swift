@@ -66,6 +66,7 @@ public struct InsecureUnarchiverConfigurationRule: SourceRule {
                                            "objectsOfClasses", "decodeArrayOfObjectsOfClass", "decodeArrayOfObjectsOfClasses"]
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("equiresSecureCoding", "NSObject") else { return }
         for write in file.propertyWrites(named: ["requiresSecureCoding"]) where write.value.boolValue == false {
             sink.report("`requiresSecureCoding` is turned off: the decode instantiates whatever classes the data names. Keep it on and decode with `decodeObject(of:forKey:)`.",
                         in: file, at: write.range)

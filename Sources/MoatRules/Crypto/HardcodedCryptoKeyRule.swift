@@ -63,6 +63,9 @@ public struct HardcodedCryptoKeyRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("SymmetricKey", "CCCrypt", "CCHmac", "CCKeyDerivationPBKDF", "kSecValueData", "AES", "ChaCha20",
+                            "Blowfish", "HMAC", "PBKDF", "Scrypt", "HKDF", "RNCryptor", "Encryptor", "Decryptor", "cryptData",
+                            "CMAC", "Poly1305", "Rabbit") else { return }
         for site in Self.sites(in: file) {
             guard let value = site.value else { continue }
             sink.report("A literal is used as the \(site.role) of `\(site.api)`: it is the same in every copy of the app and readable from the binary. Generate the key at run time and keep it in the Keychain.",
@@ -84,8 +87,9 @@ public struct HardcodedCryptoKeyRule: SourceRule {
         let cache = LocalValuesCache(file: file)
         var result: [Site] = []
         var seen = Set<ObjectIdentifier>()
-        func add(_ argument: Expression, _ api: String, _ role: String, _ values: LocalValues) {
-            guard let literal = literalSource(argument, values), seen.insert(ObjectIdentifier(literal)).inserted else { return }
+        func add(_ argument: Expression, _ api: String, _ role: String, _ context: WalkContext) {
+            guard let literal = literalSource(argument, cache.values(for: context)),
+                  seen.insert(ObjectIdentifier(literal)).inserted else { return }
             if let text = literal.stringValue {
                 if SecretNaming.isPlaceholder(text) { return }
                 result.append(Site(literal: literal, api: api, role: role, value: text))
@@ -94,7 +98,6 @@ public struct HardcodedCryptoKeyRule: SourceRule {
             }
         }
         file.forEachExpression { expression, context in
-            let values = cache.values(for: context)
             switch expression.kind {
             case .call(let callee, let arguments, let isMessageSend):
                 guard let name = callee.name else { return }
@@ -102,33 +105,33 @@ public struct HardcodedCryptoKeyRule: SourceRule {
                 func positional(_ index: Int) -> Expression? { index < arguments.count ? arguments[index].value : nil }
                 if isMessageSend {
                     if name.hasPrefix("encryptData:") || name.hasPrefix("decryptData:"), let password = labeled("password") {
-                        add(password, name, "password", values)
+                        add(password, name, "password", context)
                     }
                     return
                 }
                 switch name {
-                case "SymmetricKey": if let data = labeled("data") { add(data, "SymmetricKey(data:)", "key", values) }
+                case "SymmetricKey": if let data = labeled("data") { add(data, "SymmetricKey(data:)", "key", context) }
                 case "CCCrypt", "CCCryptorCreate", "CCCryptorCreateWithMode":
-                    if let key = positional(name == "CCCryptorCreateWithMode" ? 6 : 3) { add(key, name, "key", values) }
+                    if let key = positional(name == "CCCryptorCreateWithMode" ? 6 : 3) { add(key, name, "key", context) }
                 case "CCHmac", "CCHmacInit":
-                    if let key = positional(1) { add(key, name, "key", values) }
+                    if let key = positional(1) { add(key, name, "key", context) }
                 case "CCKeyDerivationPBKDF":
-                    if let password = positional(1) { add(password, name, "password", values) }
+                    if let password = positional(1) { add(password, name, "password", context) }
                 case "AES", "ChaCha20", "Blowfish", "HMAC", "CBCMAC", "CMAC", "Poly1305", "Rabbit":
-                    if let key = labeled("key") { add(key, "\(name)(key:)", "key", values) }
+                    if let key = labeled("key") { add(key, "\(name)(key:)", "key", context) }
                 case "PBKDF2", "PBKDF1", "Scrypt", "HKDF":
-                    if let password = labeled("password") { add(password, "\(name)(password:)", "password", values) }
+                    if let password = labeled("password") { add(password, "\(name)(password:)", "password", context) }
                 case "encrypt", "decrypt", "Encryptor", "Decryptor":
                     let password = labeled("withPassword") ?? labeled("password")
                     if let password, callee.nameChain.contains("RNCryptor") || name == "Encryptor" || name == "Decryptor" {
-                        add(password, "RNCryptor", "password", values)
+                        add(password, "RNCryptor", "password", context)
                     }
                 default:
                     break
                 }
             case .dictionaryLiteral(let pairs):
                 for pair in pairs where DictionaryEntries.keyName(pair.key) == "kSecValueData" {
-                    add(pair.value, "the keychain (kSecValueData)", "stored secret", values)
+                    add(pair.value, "the keychain (kSecValueData)", "stored secret", context)
                 }
             default:
                 break

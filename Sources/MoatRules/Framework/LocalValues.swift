@@ -25,13 +25,36 @@ public struct LocalValues {
 
     /// Bindings of one function, with its type's properties and the file's globals as fallback.
     public init(function: FunctionDeclaration?, type: TypeDeclaration?, file: CodeFile) {
-        for global in file.declarations.flatMap(\.flattenedVariables) { noteProperty(global) }
-        if let type {
-            // Extensions and the main declaration share properties: take every declaration of that name.
-            for candidate in file.allTypes where candidate.name == type.name || candidate === type {
-                for property in candidate.variables { noteProperty(property) }
+        self.init(function: function, type: type, file: file, scope: ScopeProperties(file: file, type: type))
+    }
+
+    /// Properties visible to a function: the file's globals and its type's stored properties (from every
+    /// declaration of that type name in the file, extensions included).
+    struct ScopeProperties {
+        var properties: [String: Expression] = [:]
+        var declaredTypes: [String: String] = [:]
+
+        init(file: CodeFile, type: TypeDeclaration?) {
+            self.init(globals: file.declarations.flatMap(\.flattenedVariables),
+                      typeDeclarations: type.map { type in file.allTypes.filter { $0.name == type.name || $0 === type } } ?? [])
+        }
+
+        init(globals: [VariableDeclaration], typeDeclarations: [TypeDeclaration]) {
+            for global in globals { note(global) }
+            for candidate in typeDeclarations {
+                for property in candidate.variables { note(property) }
             }
         }
+
+        mutating func note(_ variable: VariableDeclaration) {
+            if let initializer = variable.initializer { properties[variable.name] = initializer }
+            if let type = variable.type { declaredTypes[variable.name] = type }
+        }
+    }
+
+    init(function: FunctionDeclaration?, type: TypeDeclaration?, file: CodeFile, scope: ScopeProperties) {
+        properties = scope.properties
+        declaredTypes = scope.declaredTypes
         if let function {
             for parameter in function.parameters {
                 parameters[parameter.name] = parameter
@@ -46,11 +69,6 @@ public struct LocalValues {
     /// Bindings of a block alone (a closure body, a nested function).
     public init(block: Block) {
         collect(block.statements)
-    }
-
-    private mutating func noteProperty(_ variable: VariableDeclaration) {
-        if let initializer = variable.initializer { properties[variable.name] = initializer }
-        if let type = variable.type { declaredTypes[variable.name] = type }
     }
 
     private mutating func note(_ name: String, _ value: Expression, at offset: Int) {
@@ -179,11 +197,15 @@ extension Declaration {
     }
 }
 
-/// Builds `LocalValues` once per function while a rule walks a file.
+/// Builds `LocalValues` once per function (and once per type for code outside functions, such as
+/// property initializers) while a rule walks a file.
 public final class LocalValuesCache {
     private let file: CodeFile
     private var byFunction: [ObjectIdentifier: LocalValues] = [:]
-    private var topLevel: LocalValues?
+    private var byType: [String: LocalValues] = [:]
+    private var scopes: [String: LocalValues.ScopeProperties] = [:]
+    private lazy var globals: [VariableDeclaration] = file.declarations.flatMap(\.flattenedVariables)
+    private lazy var typesByName: [String: [TypeDeclaration]] = Dictionary(grouping: file.allTypes, by: \.name)
 
     public init(file: CodeFile) {
         self.file = file
@@ -193,16 +215,26 @@ public final class LocalValuesCache {
         values(function: context.function, type: context.type)
     }
 
+    private func scope(_ type: TypeDeclaration?) -> LocalValues.ScopeProperties {
+        let key = type?.name ?? ""
+        if let cached = scopes[key] { return cached }
+        let declarations = type.map { type in typesByName[type.name] ?? [type] } ?? []
+        let scope = LocalValues.ScopeProperties(globals: globals, typeDeclarations: declarations)
+        scopes[key] = scope
+        return scope
+    }
+
     public func values(function: FunctionDeclaration?, type: TypeDeclaration?) -> LocalValues {
         guard let function else {
-            if let topLevel { return topLevel }
-            let values = LocalValues(function: nil, type: type, file: file)
-            if type == nil { topLevel = values }
+            let key = type?.name ?? ""
+            if let cached = byType[key] { return cached }
+            let values = LocalValues(function: nil, type: type, file: file, scope: scope(type))
+            byType[key] = values
             return values
         }
         let key = ObjectIdentifier(function)
         if let cached = byFunction[key] { return cached }
-        let values = LocalValues(function: function, type: type, file: file)
+        let values = LocalValues(function: function, type: type, file: file, scope: scope(type))
         byFunction[key] = values
         return values
     }

@@ -77,6 +77,7 @@ public struct ChallengeAnsweredTwiceRule: SourceRule {
     ]
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("Challenge") else { return }
         for handler in ChallengeHandler.all(in: file) {
             guard let completion = handler.completion, let body = handler.function.body else { continue }
             var lists: [[Statement]] = [body.statements]

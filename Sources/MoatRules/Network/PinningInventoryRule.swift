@@ -59,6 +59,8 @@ public struct PinningInventoryRule: SourceRule {
     ]
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("Challenge", "TrustEvaluator", "ServerTrust", "TrustKit", "AFSecurityPolicy",
+                            "SecTrustSetAnchorCertificates", "pinCertificates", "pinPublicKeys", "TSKPinningValidator") else { return }
         var findings: [(SourceRange, String)] = []
         for handler in ChallengeHandler.all(in: file) {
             guard let body = handler.function.body else { continue }

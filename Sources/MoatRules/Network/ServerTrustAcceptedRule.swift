@@ -121,6 +121,7 @@ public struct ServerTrustAcceptedRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("Challenge") else { return }
         let cache = LocalValuesCache(file: file)
         for handler in ChallengeHandler.all(in: file) {
             let values = cache.values(function: handler.function, type: handler.owner)

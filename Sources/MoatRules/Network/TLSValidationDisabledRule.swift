@@ -47,6 +47,8 @@ public struct TLSValidationDisabledRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("Disabled", "disableEvaluation", "allowInvalidCertificates", "AllowInvalidCertificates",
+                            "alidatesDomainName", "AllowsAnyHTTPSCertificate", "kCFStreamSSLValidatesCertificateChain") else { return }
         var findings: [(SourceRange, String, WalkContext)] = []
         for write in file.propertyWrites(named: ["allowInvalidCertificates", "validatesDomainName"]) {
             let disables = write.property == "allowInvalidCertificates" ? write.value.boolValue == true : write.value.boolValue == false

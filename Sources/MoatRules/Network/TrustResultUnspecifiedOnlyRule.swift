@@ -47,6 +47,7 @@ public struct TrustResultUnspecifiedOnlyRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("kSecTrustResultUnspecified", "unspecified") else { return }
         let ignored = DeprecatedTrustEvaluateRule.ignoredCalls(named: "SecTrustEvaluate", in: file)
         for (function, _) in file.allFunctions {
             guard let body = function.body else { continue }

@@ -53,6 +53,7 @@ public struct WeakTLSVersionRule: SourceRule {
     ]
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("TLS", "tls", "SSL", "ssl") else { return }
         let properties: Set<String> = ["tlsMinimumSupportedProtocol", "tlsMinimumSupportedProtocolVersion",
                                        "tlsMaximumSupportedProtocol", "tlsMaximumSupportedProtocolVersion",
                                        "TLSMinimumSupportedProtocol", "TLSMinimumSupportedProtocolVersion",

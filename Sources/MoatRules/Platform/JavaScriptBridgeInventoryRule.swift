@@ -61,6 +61,7 @@ public struct JavaScriptBridgeInventoryRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("JSExport", "JSContext", "forKeyedSubscript", "MessageHandler", "ontentController", "JavaScriptCore") else { return }
         let cache = LocalValuesCache(file: file)
         let importsJavaScriptCore = file.imports.contains { $0.contains("JavaScriptCore") }
         var findings: [(SourceRange, String)] = []
@@ -74,7 +75,7 @@ public struct JavaScriptBridgeInventoryRule: SourceRule {
         }
 
         file.walk { node, context in
-            let values = cache.values(for: context)
+            var values: LocalValues { cache.values(for: context) }
             switch node {
             case .statement(let statement):
                 guard case .assignment(let target, "=", let value) = statement.kind,

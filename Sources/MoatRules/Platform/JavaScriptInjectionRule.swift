@@ -64,6 +64,7 @@ public struct JavaScriptInjectionRule: SourceRule {
     ]
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("JavaScript", "evaluateScript", "WKUserScript") else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: Self.isScriptSink) {
             guard let script = call.arguments.first?.value else { continue }

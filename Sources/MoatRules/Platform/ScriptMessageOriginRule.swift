@@ -77,6 +77,7 @@ public struct ScriptMessageOriginRule: SourceRule {
     ]
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("userContentController") else { return }
         for (function, _) in file.allFunctions where Self.handlerNames.contains(function.fullName) {
             guard let body = function.body, function.parameters.count >= 2 else { continue }
             let message = function.parameters[1].name

@@ -57,6 +57,7 @@ public struct WebViewBroadReadAccessRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("loadFileURL") else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: Self.isLoadFileURL) {
             let arguments = call.arguments

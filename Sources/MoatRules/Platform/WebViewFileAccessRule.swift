@@ -41,6 +41,7 @@ public struct WebViewFileAccessRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("FromFileURLs") else { return }
         let names: Set<String> = ["allowFileAccessFromFileURLs", "allowUniversalAccessFromFileURLs"]
         for write in file.propertyWrites(named: names) where write.value.boolValue == true {
             let consequence = write.property == "allowUniversalAccessFromFileURLs"

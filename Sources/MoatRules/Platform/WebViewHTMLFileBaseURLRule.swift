@@ -51,6 +51,7 @@ public struct WebViewHTMLFileBaseURLRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("loadHTMLString") else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: Self.isLoadHTMLString) {
             let arguments = call.arguments

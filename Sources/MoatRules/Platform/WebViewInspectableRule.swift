@@ -49,6 +49,7 @@ public struct WebViewInspectableRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("nspectable") else { return }
         for write in file.propertyWrites(named: ["isInspectable", "inspectable"])
         where write.value.boolValue == true && !write.context.isDebugOnly {
             let object = write.object.map { "`\(file.text($0.range))`" } ?? "this object"

@@ -81,6 +81,7 @@ public struct WebViewJavaScriptLocalContentRule: SourceRule {
     }
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("loadFileURL", "loadHTMLString", "fileURLWithPath", "URLForResource", "forResource") else { return }
         let cache = LocalValuesCache(file: file)
         var scopes: [String: Scope] = [:]
         var order: [String] = []

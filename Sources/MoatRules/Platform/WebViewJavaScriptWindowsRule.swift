@@ -47,6 +47,7 @@ public struct WebViewJavaScriptWindowsRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("avaScriptCanOpenWindowsAutomatically") else { return }
         for write in file.propertyWrites(named: ["javaScriptCanOpenWindowsAutomatically"]) where write.value.boolValue == true {
             sink.report("`javaScriptCanOpenWindowsAutomatically` is enabled: scripts in the page can open windows without a user tap. Leave it off.",
                         in: file, at: write.range)

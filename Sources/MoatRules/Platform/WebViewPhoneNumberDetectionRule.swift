@@ -52,6 +52,7 @@ public struct WebViewPhoneNumberDetectionRule: SourceRule {
                                           "UIDataDetectorTypePhoneNumber", "UIDataDetectorTypeAll"]
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("ataDetectorTypes") else { return }
         let cache = LocalValuesCache(file: file)
         for write in file.propertyWrites(named: ["dataDetectorTypes"]) {
             guard let object = write.object, Self.isWebObject(object, cache.values(for: write.context)) else { continue }

@@ -58,6 +58,7 @@ public struct CoreDataFileProtectionRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("PersistentStore") else { return }
         var fileSetsProtection = false
         file.forEachExpression { expression, _ in
             if case .identifier("NSPersistentStoreFileProtectionKey") = expression.kind { fileSetsProtection = true }

@@ -50,6 +50,7 @@ public struct FileProtectionNoneRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("rotection") else { return }
         var compared = Set<ObjectIdentifier>()
         var candidates: [Expression] = []
         var seen = Set<ObjectIdentifier>()

@@ -54,6 +54,7 @@ public struct KeychainAccessibleAlwaysRule: SourceRule {
                                          "accessibleAlways", "accessibleAlwaysThisDeviceOnly"]
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("lways") else { return }
         var compared = Set<ObjectIdentifier>()
         var hits: [Expression] = []
         file.walk { node, _ in

@@ -61,6 +61,7 @@ public struct KeychainItemMigratableRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("SecItem") else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: { call in
             guard case .call(let callee, _, false) = call.kind, case .identifier(let name) = callee.unwrapped.kind else { return false }

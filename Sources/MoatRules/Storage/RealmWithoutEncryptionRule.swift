@@ -72,6 +72,7 @@ public struct RealmWithoutEncryptionRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("Realm", "RLM") else { return }
         let keyWrites = file.propertyWrites(named: ["encryptionKey"])
         var fileSetsKey = !keyWrites.isEmpty
         file.forEachExpression { expression, _ in
@@ -80,7 +81,6 @@ public struct RealmWithoutEncryptionRule: SourceRule {
         let cache = LocalValuesCache(file: file)
         file.forEachExpression { expression, context in
             guard case .call(let callee, let arguments, let isMessageSend) = expression.kind, let name = callee.name else { return }
-            let values = cache.values(for: context)
             let configuration: Expression?
             if isMessageSend {
                 guard callee.receiver?.nameChain == ["RLMRealm"] else { return }
@@ -107,7 +107,7 @@ public struct RealmWithoutEncryptionRule: SourceRule {
                 configuration = arguments.first { $0.label == "configuration" }?.value
             }
             guard let configuration else { return }
-            let built = values.resolve(configuration)
+            let built = cache.values(for: context).resolve(configuration)
             guard case .call(let configCallee, let configArguments, _) = built.strippedOfCasts.kind,
                   let configName = configCallee.name,
                   ["Configuration", "defaultConfiguration", "RLMRealmConfiguration", "init"].contains(configName)

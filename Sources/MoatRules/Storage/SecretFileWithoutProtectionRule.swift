@@ -69,6 +69,7 @@ public struct SecretFileWithoutProtectionRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("write", "createFile", "archiveRootObject") else { return }
         var excludesFromBackup = false
         file.forEachExpression { expression, _ in
             if let name = expression.name, BackupExclusion.names.contains(name) { excludesFromBackup = true }

@@ -56,6 +56,7 @@ public struct SecretInUserDefaultsRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("efaults") else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: Self.isDefaultsWrite) {
             let arguments = call.arguments

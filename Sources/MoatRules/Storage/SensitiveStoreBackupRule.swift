@@ -87,6 +87,7 @@ public struct SensitiveStoreBackupRule: SourceRule {
     ]
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("PersistentStore", "Realm", "RLM", "sqlite3_open", "FMDatabase", "Database") else { return }
         var excludesFromBackup = false
         file.forEachExpression { expression, _ in
             if let name = expression.name, BackupExclusion.names.contains(name) { excludesFromBackup = true }
