@@ -41,6 +41,7 @@ public struct JavaScriptInjectionRule: SourceRule {
                 webView.evaluateJavaScript("setCount(\\(count))")
                 let theme = "dark"
                 webView.evaluateJavaScript("setTheme('" + theme + "')")
+                webView.evaluateJavaScript("receive('\\(payload.base64EncodedString())')")
             }
             func run(_ script: String) {
                 webView.evaluateJavaScript(script)
@@ -153,7 +154,11 @@ public struct JavaScriptInjectionRule: SourceRule {
         if resolved.isConstantLiteral { return true }
         switch resolved.strippedOfCasts.kind {
         case .integerLiteral, .floatLiteral, .booleanLiteral: return true
-        case .member(_, let name) where ["count", "isEmpty", "hashValue", "timeIntervalSince1970"].contains(name): return true
+        case .member(_, let name) where ["count", "isEmpty", "hashValue", "timeIntervalSince1970", "uuidString"].contains(name): return true
+        case .binary("??", let lhs, let rhs): return isSafeValue(lhs, values) && isSafeValue(rhs, values)
+        case .call(let callee, _, _) where ["base64EncodedString", "base64EncodedStringWithOptions:"].contains(callee.name ?? ""):
+            // The base64 alphabet has no quotes or backslashes.
+            return true
         case .call(let callee, _, _) where ["Int", "Double", "Float", "CGFloat", "Bool"].contains(callee.name ?? ""): return true
         default: break
         }
