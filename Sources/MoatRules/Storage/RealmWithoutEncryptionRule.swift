@@ -26,6 +26,15 @@ public struct RealmWithoutEncryptionRule: SourceRule {
                 return try ↓Realm(configuration: config)
             }
             """),
+            .triggering("Vault.swift", """
+            import RealmSwift
+            func openVault(key: Data) throws -> Realm {
+                try Realm(configuration: Realm.Configuration(encryptionKey: key))
+            }
+            func openSettings() throws -> Realm {
+                try ↓Realm()
+            }
+            """, note: "An encrypted configuration elsewhere in the file does not make the default one encrypted."),
             .triggering("Store.m", """
             - (RLMRealm *)openStore {
                 return ↓[RLMRealm defaultRealm];
@@ -73,11 +82,17 @@ public struct RealmWithoutEncryptionRule: SourceRule {
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
         guard file.mentions("Realm", "RLM") else { return }
+        // `Realm()` / `defaultRealm` use the default configuration: quiet when this file replaces the default
+        // (`Realm.Configuration.defaultConfiguration = …`, `[RLMRealmConfiguration setDefaultConfiguration:]`)
+        // and gives some configuration an encryption key.
         let keyWrites = file.propertyWrites(named: ["encryptionKey"])
-        var fileSetsKey = !keyWrites.isEmpty
+        var mentionsKey = !keyWrites.isEmpty
+        var replacesDefault = !file.propertyWrites(named: ["defaultConfiguration"]).isEmpty
         file.forEachExpression { expression, _ in
-            if expression.arguments.contains(where: { $0.label == "encryptionKey" }) { fileSetsKey = true }
+            if expression.arguments.contains(where: { $0.label == "encryptionKey" }) { mentionsKey = true }
+            if expression.name == "setDefaultConfiguration:" { replacesDefault = true }
         }
+        let fileSetsKey = mentionsKey && replacesDefault
         let cache = LocalValuesCache(file: file)
         file.forEachExpression { expression, context in
             guard case .call(let callee, let arguments, let isMessageSend) = expression.kind, let name = callee.name else { return }
