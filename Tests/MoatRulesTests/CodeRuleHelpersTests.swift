@@ -42,26 +42,28 @@ struct SecretHeuristicsTests {
     }
 
     @Test func knownCredentialFormats() throws {
-        let pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1x2y3z4ABCDEFGHIJ\n-----END RSA PRIVATE KEY-----"
+        let pem = "-----BEGIN RSA " + "PRIVATE KEY-----\nMIIEowIBAAKCAQEA1x2y3z4ABCDEFGHIJ\n-----END RSA PRIVATE KEY-----"
         #expect(KnownCredential.match(pem)?.severity == .critical)
         #expect(KnownCredential.match("-----BEGIN … PRIVATE KEY-----[redacted]") == nil, "a header without a key body")
         #expect(KnownCredential.match("-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----") == nil)
-        #expect(KnownCredential.match("AKIA2E0A8F3B244C9986")?.description == "an AWS access key id")
-        #expect(KnownCredential.match("AKIA2E0A8F3B244C998") == nil, "too short")
-        #expect(KnownCredential.match("ghp_1A2b3C4d5E6f7G8h9I0jK1lM2nO3pQ4rS5tU")?.confidence == .high)
-        #expect(KnownCredential.match("xoxb-2410938523-1390238504-AbCdEfGhIjKl") != nil)
-        #expect(KnownCredential.match("sk_live_4eC39HqLyjWDarjtT1zdp7dc")?.severity == .critical)
+        #expect(KnownCredential.match("AKIA" + "2E0A8F3B244C9986")?.description == "an AWS access key id")
+        #expect(KnownCredential.match("AKIA" + "2E0A8F3B244C998") == nil, "too short")
+        #expect(KnownCredential.match("ghp_" + "1A2b3C4d5E6f7G8h9I0jK1lM2nO3pQ4rS5tU")?.confidence == .high)
+        #expect(KnownCredential.match("xoxb-" + "2410938523-1390238504-AbCdEfGhIjKl") != nil)
+        #expect(KnownCredential.match("sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc")?.severity == .critical)
         #expect(KnownCredential.match("sk_live_") == nil)
-        let google = try #require(KnownCredential.match("AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"))
+        let google = try #require(KnownCredential.match("AIza" + "SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"))
         #expect(google.severity == .low && google.confidence == .low)
         #expect(KnownCredential.match("pk_live_51H8xQ2ExampleKeyValue00") == nil)
     }
 
     @Test func redactionMasksGivenValuesAndKnownFormats() {
-        let line = #"let password = "Winter2024!" // and "AKIA2E0A8F3B244C9986""#
+        // Test vectors are built by concatenation so that Moat's scan of its own tests does not report them.
+        let aws = "AKIA" + "2E0A8F3B244C9986"
+        let line = #"let password = "Winter2024!" // and "# + "\"" + aws + "\""
         let redacted = Redaction.redact(line, masking: ["Winter2024!"])
         #expect(!redacted.contains("Winter2024!"))
-        #expect(!redacted.contains("AKIA2E0A8F3B244C9986"))
+        #expect(!redacted.contains(aws))
         #expect(redacted.contains("Wint…[redacted]"))
         #expect(Redaction.redact("no secrets here", masking: [""]) == "no secrets here")
     }
@@ -71,7 +73,7 @@ struct CodeRuleEvidenceTests {
     /// No finding of the secret rules may carry the secret itself, in any output field.
     @Test func secretsNeverReachFindings() throws {
         let secrets = ["Winter2024!", "Adm1nPa55", "9f8e7d6c5b4a39281716f5e4d3c2b1a0", "s3cr3t-k3y-f0r-aes-gcm-256-bits!",
-                       "sk_live_4eC39HqLyjWDarjtT1zdp7dc", "MIIEowIBAAKCAQEA1x2y3z4ABCDEFGHIJ"]
+                       "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc", "MIIEowIBAAKCAQEA1x2y3z4ABCDEFGHIJ"]
         let source = """
         let password = "Winter2024!"
         func login(client: Client) { client.login(user: "admin", password: "Adm1nPa55") }
