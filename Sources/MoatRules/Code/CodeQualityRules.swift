@@ -1,4 +1,5 @@
 /// The rules of this group, in id order. Add a new rule's type here.
 public enum CodeQualityRules {
-    public static let all: [any Rule.Type] = [InsecureUnarchivingRule.self, XMLExternalEntitiesRule.self]
+    public static let all: [any Rule.Type] = [InsecureUnarchivingRule.self, XMLExternalEntitiesRule.self,
+                                            PathTraversalRule.self]
 }

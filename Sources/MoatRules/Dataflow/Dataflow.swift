@@ -1,0 +1,67 @@
+import Foundation
+import MoatCore
+import MoatSyntax
+
+/// Entry point of the dataflow engine for rules.
+///
+/// Several rules read the same analysis of a file, one after the other (the analyzer runs every source
+/// rule on a file before it moves on). The last result is kept, tied to the file object it was computed
+/// for, so the engine runs once per file; the kept file keeps its identity from being reused.
+public enum Dataflow {
+    /// Every flow from an untrusted source into a sink of the table, in this file.
+    public static func flows(in file: CodeFile) -> [TaintFlow] {
+        if let cached = cache.lookup(file) { return cached }
+        let flows = TaintEngine(file: file).run()
+        cache.store(file, flows)
+        return flows
+    }
+
+    /// Flows into sinks that belong to this rule.
+    public static func flows(in file: CodeFile, rule: String) -> [TaintFlow] {
+        flows(in: file).filter { $0.kind.ruleId == rule }
+    }
+
+    private static let cache = LastResultCache()
+}
+
+private final class LastResultCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var file: CodeFile?
+    private var flows: [TaintFlow] = []
+
+    func lookup(_ file: CodeFile) -> [TaintFlow]? {
+        lock.lock()
+        defer { lock.unlock() }
+        return self.file === file ? flows : nil
+    }
+
+    func store(_ file: CodeFile, _ flows: [TaintFlow]) {
+        lock.lock()
+        defer { lock.unlock() }
+        self.file = file
+        self.flows = flows
+    }
+}
+
+// MARK: - Reporting helpers shared by the dataflow rules
+
+extension Taint {
+    /// The dataflow path as related locations: the source, then each step.
+    func relatedLocations(in file: CodeFile) -> [RelatedLocation] {
+        var related: [RelatedLocation] = []
+        if let source {
+            related.append(FindingSink.related("untrusted input: \(source.description)", in: file, at: source.range))
+        }
+        for step in steps { related.append(FindingSink.related(step.message, in: file, at: step.range)) }
+        return related
+    }
+}
+
+extension TaintFlow {
+    /// The confidence of a finding on this flow: the lowest of the rule's and the source's.
+    func confidence(_ taint: Taint, rule: Confidence) -> Confidence {
+        guard let source = taint.source else { return rule }
+        return Swift.min(source.confidence, rule)
+    }
+}
+
