@@ -1,5 +1,6 @@
 /// The rules of this group, in id order. Add a new rule's type here.
 public enum CodeQualityRules {
     public static let all: [any Rule.Type] = [InsecureUnarchivingRule.self, XMLExternalEntitiesRule.self,
-                                            PathTraversalRule.self]
+                                            PathTraversalRule.self, RemoteMessageStateRule.self,
+                                            DeserializationAllowlistRule.self]
 }

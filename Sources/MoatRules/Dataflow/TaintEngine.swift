@@ -752,18 +752,19 @@ struct FunctionInterpreter {
                 }
             }
             let destination = roles.first { $0.0 == .destination }?.1
-            record(sink, calledName: name, range: expression.range, roles: roles,
+            record(sink, calledName: displayName(expression, name), range: expression.range, roles: roles,
                    fixed: destination.map { isFixedBuffer($0, state) } ?? false, state)
         }
         if SensitiveActions.action(in: baseName) != nil {
-            record(TaintSinks.sensitiveAction, calledName: name, range: expression.range,
+            record(TaintSinks.sensitiveAction, calledName: displayName(expression, name), range: expression.range,
                    roles: [(.argument, nil, argumentTaints.flatMap { $0 })], fixed: false, state)
         }
 
         // Classes looked up by name are reported when they are used for anything but a check.
         let lookedUp = (receiverTaints + argumentTaints.flatMap { $0 }).filter { $0.classLookup != nil && $0.isActive }
         if !lookedUp.isEmpty, !Self.classChecks.contains(name), let sink = TaintSinks.all.first(where: { $0.kind == .classLookup }) {
-            record(sink, calledName: name, range: expression.range, roles: [(.className, nil, lookedUp)], fixed: false, state)
+            record(sink, calledName: displayName(expression, name), range: expression.range, roles: [(.className, nil, lookedUp)],
+                   fixed: false, state)
         }
         if TaintSinks.byName[name]?.contains(where: { $0.kind == .classLookup }) == true, let first = argumentTaints.first {
             return first.filter { $0.isActive && !$0.isInertString }.mapTaints { taint in
@@ -876,6 +877,14 @@ struct FunctionInterpreter {
             return false
         }
         return true
+    }
+
+    /// How messages name a call: `copyItem(at:to:)`, `copyItemAtURL:toURL:error:`, `memcpy`.
+    private func displayName(_ call: Expression, _ name: String) -> String {
+        if case .call(let callee, _, false) = call.unwrapped.kind, case .member = callee.unwrapped.kind, let swiftName = call.swiftCallName {
+            return swiftName
+        }
+        return name
     }
 
     private mutating func record(_ sink: TaintSink, calledName: String, range: SourceRange, roles: [(SinkRole, Expression?, [Taint])],
