@@ -2,5 +2,5 @@
 public enum CodeQualityRules {
     public static let all: [any Rule.Type] = [InsecureUnarchivingRule.self, XMLExternalEntitiesRule.self,
                                             PathTraversalRule.self, RemoteMessageStateRule.self,
-                                            DeserializationAllowlistRule.self]
+                                            DeserializationAllowlistRule.self, BufferLengthRule.self, IntegerOverflowRule.self]
 }
