@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import MoatSyntax
+
+/// The front end must return on any input: malformed, truncated, random, huge or deeply nested.
+@Suite struct CFamilyRobustnessTests {
+    /// A small deterministic generator (SplitMix64), so failures reproduce.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let realistic = """
+    #import <UIKit/UIKit.h>
+    #import "Secrets.h"
+    @import WebKit;
+
+    NS_ASSUME_NONNULL_BEGIN
+    static NSString *const kAPIKey = @"sk_live_1234"; // moat:ignore MOAT-SEC-001 -- test key
+    typedef NS_ENUM(NSInteger, Mode) { ModeA = 0, ModeB API_AVAILABLE(ios(13.0)) };
+
+    @interface LoginViewController : UIViewController <UIWebViewDelegate, WKNavigationDelegate>
+    @property (nonatomic, strong) UIWebView *webView;
+    @property (nonatomic, copy) void (^completion)(BOOL ok, NSError * _Nullable error);
+    - (BOOL)application:(UIApplication *)app openURL:(NSURL *)url options:(NSDictionary *)options;
+    @end
+
+    @implementation LoginViewController
+    - (void)viewDidLoad {
+        [super viewDidLoad];
+        self.webView = [[UIWebView alloc] initWithFrame:self.view.bounds];
+        NSURLRequest *request = [NSURLRequest requestWithURL:[NSURL URLWithString:@"http://example.com/login"]];
+        [self.webView loadRequest:request];
+    #if DEBUG
+        [NSURLRequest setAllowsAnyHTTPSCertificate:YES forHost:@"example.com"];
+    #else
+        NSLog(@"release");
+    #endif
+        NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
+                                (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleAlways};
+        SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+        unsigned char digest[CC_MD5_DIGEST_LENGTH];
+        CC_MD5(data.bytes, (CC_LONG)data.length, digest);
+        dispatch_async(dispatch_get_main_queue(), ^{
+            for (NSString *key in query) { if ([key length] > 3) { continue; } }
+        });
+        switch (self.mode) { case ModeA: break; default: { [self fail]; } }
+        @try { [self risky]; } @catch (NSException *e) { @throw e; } @finally { }
+    }
+    - (BOOL)application:(UIApplication *)app openURL:(NSURL *)url options:(NSDictionary *)options {
+        return [[url scheme] isEqualToString:@"myapp"] ? YES : NO;
+    }
+    @end
+    NS_ASSUME_NONNULL_END
+    """
+
+    @Test func truncatedPrefixesOfARealFileReturn() {
+        let utf8 = Array(Self.realistic.utf8)
+        for length in stride(from: 0, through: utf8.count, by: 7) {
+            let prefix = String(decoding: utf8[0..<length], as: UTF8.self)
+            for language in [SourceLanguage.objectiveC, .objectiveCPlusPlus] {
+                let file = CFamilyFrontEnd.parse(source: prefix, path: "Prefix.m", language: language)
+                #expect(file.source == prefix)
+                _ = SourceSummary(file: file)
+            }
+        }
+    }
+
+    @Test func pseudoRandomTokenSoupReturns() {
+        var generator = SeededGenerator(state: 42)
+        let pieces = ["[", "]", "(", ")", "{", "}", "@", "@interface", "@end", "@property", "#if X\n", "#else\n", "#endif\n",
+                      "#define Y \\\n 1\n", "^", "-", "+", ":", ";", ",", "\"", "'", "/*", "*/", "//", "\n", "foo", "Bar",
+                      "int", "if", "else", "for", "in", "switch", "case", "default", "return", "<", ">", "*", "&", "=",
+                      "@\"s\"", "@[", "@{", "@(", "YES", "nil", "sizeof", "struct", "typedef", "NS_ENUM(", "class",
+                      "namespace", "template", "::", "~", "?", ".", "->", "0x1F", "1e5", "\\", "é", "🙂", "\t"]
+        for round in 0..<300 {
+            var source = ""
+            let count = Int.random(in: 0...200, using: &generator)
+            for _ in 0..<count {
+                source += pieces[Int.random(in: 0..<pieces.count, using: &generator)]
+                if Bool.random(using: &generator) { source += " " }
+            }
+            let language = SourceLanguage.allCases.filter(\.isCFamily)[round % 4]
+            let file = CFamilyFrontEnd.parse(source: source, path: "Soup.m", language: language)
+            _ = SourceSummary(file: file)
+        }
+    }
+
+    @Test func randomScalarsReturn() {
+        var generator = SeededGenerator(state: 7)
+        for _ in 0..<200 {
+            var scalars = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...400, using: &generator) {
+                let value = UInt32.random(in: 0...0x7F, using: &generator)
+                let wide = UInt32.random(in: 0x80...0x2FFF, using: &generator)
+                if let scalar = Unicode.Scalar(Bool.random(using: &generator) ? value : wide) { scalars.append(scalar) }
+            }
+            let file = CFamilyFrontEnd.parse(source: String(scalars), path: "Random.m", language: .objectiveC)
+            _ = SourceSummary(file: file)
+        }
+    }
+
+    @Test func deepNestingIsBounded() {
+        let depth = 10_000
+        let cases = [
+            String(repeating: "(", count: depth) + "x" + String(repeating: ")", count: depth) + ";",
+            String(repeating: "(", count: depth),
+            String(repeating: "[", count: depth) + "x foo" + String(repeating: "]", count: depth),
+            String(repeating: "{", count: depth) + String(repeating: "}", count: depth),
+            "void f() {" + String(repeating: "if (x) ", count: depth) + "y(); }",
+            "int x = " + String(repeating: "!", count: depth) + "y;",
+            "int x = " + String(repeating: "a = ", count: depth) + "y;",
+            String(repeating: "#if A\n", count: depth) + "int x;\n" + String(repeating: "#endif\n", count: depth),
+            String(repeating: "#if A\n{\n", count: 2000),
+            "id b = " + String(repeating: "^{ ", count: depth) + String(repeating: "}", count: depth) + ";",
+            "NSArray *a = " + String(repeating: "@[", count: depth) + String(repeating: "]", count: depth) + ";",
+            String(repeating: "namespace a { ", count: depth),
+            String(repeating: "@interface A\n", count: depth),
+        ]
+        for source in cases {
+            for language in [SourceLanguage.objectiveC, .cPlusPlus] {
+                let file = CFamilyFrontEnd.parse(source: source, path: "Deep.m", language: language)
+                _ = SourceSummary(file: file)
+            }
+        }
+    }
+
+    @Test func unterminatedConstructsAreDiagnosed() {
+        let sources = ["@\"never closed", "/* never closed", "int x = 'a", "@interface A : NSObject\n- (void)f;",
+                       "- (void)f { [self g", "#if DEBUG\nint x;", "#endif\n#else\n", "R\"delim(raw", "}}}}", ")))"]
+        for source in sources {
+            let file = CFamilyFrontEnd.parse(source: source, path: "Broken.mm", language: .objectiveCPlusPlus)
+            #expect(!file.diagnostics.isEmpty, "no diagnostic for \(source)")
+        }
+    }
+
+    @Test func largeFileParsesInReasonableTime() {
+        var source = ""
+        let unit = Self.realistic + "\n"
+        while source.utf8.count < 1_000_000 { source += unit }
+        let start = Date()
+        let file = CFamilyFrontEnd.parse(source: source, path: "Large.m", language: .objectiveC)
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(file.declarations.count > 10)
+        #expect(elapsed < 30, "1 MB took \(elapsed)s")
+    }
+}
