@@ -5,8 +5,9 @@ import MoatSyntax
 /// Entry point of the dataflow engine for rules.
 ///
 /// Several rules read the same analysis of a file, one after the other (the analyzer runs every source
-/// rule on a file before it moves on). The last result is kept, tied to the file object it was computed
-/// for, so the engine runs once per file; the kept file keeps its identity from being reused.
+/// rule on a file before moving on, and several files at once on different threads). Recent results are
+/// kept, tied to the file objects they were computed for, so the engine runs once per file; a kept file
+/// holds its identity, which therefore cannot be reused by another file while the entry lives.
 public enum Dataflow {
     /// Every flow from an untrusted source into a sink of the table, in this file.
     public static func flows(in file: CodeFile) -> [TaintFlow] {
@@ -21,25 +22,32 @@ public enum Dataflow {
         flows(in: file).filter { $0.kind.ruleId == rule }
     }
 
-    private static let cache = LastResultCache()
+    private static let cache = RecentResultsCache(capacity: 32)
 }
 
-private final class LastResultCache: @unchecked Sendable {
+/// The results for the last few files, oldest evicted first. Large enough for every worker thread to
+/// find its current file.
+private final class RecentResultsCache: @unchecked Sendable {
     private let lock = NSLock()
-    private var file: CodeFile?
-    private var flows: [TaintFlow] = []
+    private let capacity: Int
+    private var entries: [(file: CodeFile, flows: [TaintFlow])] = []
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
 
     func lookup(_ file: CodeFile) -> [TaintFlow]? {
         lock.lock()
         defer { lock.unlock() }
-        return self.file === file ? flows : nil
+        return entries.first { $0.file === file }?.flows
     }
 
     func store(_ file: CodeFile, _ flows: [TaintFlow]) {
         lock.lock()
         defer { lock.unlock() }
-        self.file = file
-        self.flows = flows
+        guard !entries.contains(where: { $0.file === file }) else { return }
+        entries.append((file, flows))
+        if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
     }
 }
 
