@@ -2,5 +2,6 @@
 public enum CodeQualityRules {
     public static let all: [any Rule.Type] = [InsecureUnarchivingRule.self, XMLExternalEntitiesRule.self,
                                             PathTraversalRule.self, RemoteMessageStateRule.self,
-                                            DeserializationAllowlistRule.self, BufferLengthRule.self, IntegerOverflowRule.self]
+                                            DeserializationAllowlistRule.self, BufferLengthRule.self, IntegerOverflowRule.self,
+                                            PredicateFormatInjectionRule.self, SQLInjectionRule.self]
 }

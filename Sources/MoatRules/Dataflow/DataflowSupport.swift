@@ -122,6 +122,25 @@ extension Statement {
     }
 }
 
+extension CodeFile {
+    /// Every property and global variable, in types at any depth and at file scope.
+    var allVariables: [VariableDeclaration] {
+        var result: [VariableDeclaration] = []
+        func collect(_ declarations: [Declaration]) {
+            for declaration in declarations {
+                switch declaration {
+                case .variable(let variable): result.append(variable)
+                case .type(let type): collect(type.members)
+                case .conditional(let block): for clause in block.clauses { collect(clause.elements) }
+                case .function: break
+                }
+            }
+        }
+        collect(declarations)
+        return result
+    }
+}
+
 enum PatternNames {
     /// Names bound by a pattern's text: `let x` → x; `let (a, b)` → a, b; `.success(let message)` → message;
     /// `let .some(x)` → x.

@@ -52,10 +52,18 @@ final class TaintEngine {
         }
         var flows: [TaintFlow] = []
         for (function, _) in functions { flows += flowsByFunction[ObjectIdentifier(function)] ?? [] }
-        if !file.statements.isEmpty {
+        // Top-level code, computed properties (SwiftUI `body`) and property initializers.
+        var blocks: [[Statement]] = file.statements.isEmpty ? [] : [file.statements]
+        for variable in file.allVariables {
+            for accessor in variable.accessors { blocks.append(accessor.statements) }
+            if let initializer = variable.initializer, initializer.descendants().contains(where: { if case .closure = $0.kind { true } else { false } }) {
+                blocks.append([Statement(kind: .expression(initializer), range: initializer.range)])
+            }
+        }
+        for statements in blocks {
             var interpreter = FunctionInterpreter(engine: self, function: nil)
             var state = InterpreterState()
-            interpreter.analyze(statements: file.statements, &state)
+            interpreter.analyze(statements: statements, &state)
             flows += interpreter.flows
         }
         return flows
@@ -174,6 +182,8 @@ struct InterpreterState {
     var closures: [String: Expression] = [:]
     /// Locals that are fixed-size buffers (C arrays, `withUnsafeMutableBytes(of: &x)` pointers).
     var fixedBuffers: Set<String> = []
+    /// Locals that hold the host of a URL (`let host = url.host`): a check on them is a check of the URL.
+    var hostAliases: [String: String] = [:]
     /// A confirmation was shown on every path to here.
     var confirmed = false
     var reachable = true
@@ -186,6 +196,7 @@ struct InterpreterState {
         result.types.merge(rhs.types) { first, _ in first }
         result.closures.merge(rhs.closures) { first, _ in first }
         result.fixedBuffers.formUnion(rhs.fixedBuffers)
+        result.hostAliases.merge(rhs.hostAliases) { first, _ in first }
         result.confirmed = lhs.confirmed && rhs.confirmed
         return result
     }
@@ -349,7 +360,10 @@ struct FunctionInterpreter {
                     taints = taints.map { $0.adding(.typeChecked) }
                     for name in names { thenState.types[name] = type }
                 }
-                for name in names { bind(name, taints, at: range, message: "bound to `\(name)`", &thenState) }
+                for name in names {
+                    bind(name, taints, at: range, message: "bound to `\(name)`", &thenState)
+                    noteHost(name, value, &thenState)
+                }
             case .pattern(let pattern, let value, let range):
                 let taints = eval(value, &thenState)
                 for name in PatternNames.bound(in: pattern) { bind(name, taints, at: range, message: "bound to `\(name)`", &thenState) }
@@ -382,7 +396,10 @@ struct FunctionInterpreter {
         if type == nil, names.count == 1, let inferred = inferredType(initializer) { state.types[names[0]] = inferred }
         if names.count == 1, isFixedArrayLiteral(initializer) { state.fixedBuffers.insert(names[0]) }
         let taints = eval(initializer, &state)
-        for name in names { bind(name, taints, at: range, message: "flows into `\(name)`", &state) }
+        for name in names {
+            bind(name, taints, at: range, message: "flows into `\(name)`", &state)
+            noteHost(name, initializer, &state)
+        }
     }
 
     private func inferredType(_ expression: Expression) -> String? {
@@ -404,6 +421,22 @@ struct FunctionInterpreter {
               let count = arguments.first(where: { $0.label == "count" })?.value,
               case .integerLiteral = count.unwrapped.kind else { return false }
         return true
+    }
+
+    /// Remembers that `name` holds the host of a URL.
+    private func noteHost(_ name: String, _ value: Expression, _ state: inout InterpreterState) {
+        var read = value.unwrapped
+        if case .cast(let operand, _, _) = read.kind { read = operand.unwrapped }
+        if case .call(let callee, let arguments, false) = read.kind, arguments.isEmpty { read = callee.unwrapped }
+        let member: (Expression, String)? = read.propertyRead ?? {
+            if case .member(let base?, let name) = read.kind { return (base, name) }
+            return nil
+        }()
+        if let (base, property) = member, property == "host" || property == "hostname", let path = ConditionFacts.stripViews(base).subject.accessPath {
+            state.hostAliases[name] = path
+        } else {
+            state.hostAliases[name] = nil
+        }
     }
 
     private mutating func bind(_ name: String, _ taints: [Taint], at range: SourceRange, message: String, _ state: inout InterpreterState) {
@@ -446,6 +479,10 @@ struct FunctionInterpreter {
     // MARK: Checks
 
     mutating func applyFacts(_ facts: [ConditionFact], _ state: inout InterpreterState) {
+        var facts = facts
+        for fact in facts where [.allowlisted, .validated, .hostChecked].contains(fact.check) {
+            if let url = state.hostAliases[fact.path] { facts.append(ConditionFact(path: url, check: .hostChecked)) }
+        }
         for fact in facts {
             var found = false
             for key in Array(state.vars.keys) {
@@ -555,6 +592,8 @@ struct FunctionInterpreter {
     ]
     static let sizeMembers: Set<String> = ["count", "length", "utf16Count", "byteCount", "capacity"]
     static let booleanMembers: Set<String> = ["isEmpty", "isFileURL", "hashValue", "hash", "isNaN", "isZero", "isDirectory"]
+    static let urlParts: Set<String> = ["query", "queryItems", "fragment", "percentEncodedQuery", "pathComponents", "parameterString",
+                                        "queryParameters", "userInfo"]
 
     /// Reading a member of a tainted value.
     func readMember(_ taints: [Taint], _ name: String, path: String?, at range: SourceRange?) -> [Taint] {
@@ -584,6 +623,8 @@ struct FunctionInterpreter {
                 taint.resetsCallerChecks = true
             } else if Self.numericMembers.contains(name) {
                 taint.checks.insert(.numeric)
+            } else if Self.urlParts.contains(name) {
+                taint.checks.insert(.urlPart)
             }
             if let path { taint.lineage.insert(path) }
             return taint

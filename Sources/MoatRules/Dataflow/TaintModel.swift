@@ -55,6 +55,8 @@ public enum TaintCheck: String, Sendable, Hashable, CaseIterable {
     case measuredSize
     /// A class looked up by name was then checked for conformance to a protocol or a superclass.
     case protocolChecked
+    /// A part of a URL chosen by whoever built it (query, fragment, path), not the URL itself.
+    case urlPart
 
     /// Checks that lose their meaning when the value is transformed into another path or name.
     static let pathChecks: Set<TaintCheck> = [.rejectsDotDot, .rejectsDot, .rejectsEmpty, .prefixChecked, .allowlisted, .validated]
