@@ -35,24 +35,25 @@ enum ConditionFacts {
         // Validation calls and overflow checks count wherever they appear in a condition, whatever its
         // polarity: a condition that calls them is the validation step.
         anywhere(condition, into: &facts)
-        collect(condition, holds: holds, into: &facts)
+        collect(condition, holds: holds, depth: 0, into: &facts)
         return facts
     }
 
-    private static func collect(_ condition: Expression, holds: Bool, into facts: inout [ConditionFact]) {
+    private static func collect(_ condition: Expression, holds: Bool, depth: Int, into facts: inout [ConditionFact]) {
+        guard depth < 64 else { return }
         let expression = condition.unwrapped
         switch expression.kind {
         case .prefix("!", let operand):
-            collect(operand, holds: !holds, into: &facts)
+            collect(operand, holds: !holds, depth: depth + 1, into: &facts)
         case .binary("&&", let lhs, let rhs):
             if holds {
-                collect(lhs, holds: true, into: &facts)
-                collect(rhs, holds: true, into: &facts)
+                collect(lhs, holds: true, depth: depth + 1, into: &facts)
+                collect(rhs, holds: true, depth: depth + 1, into: &facts)
             }
         case .binary("||", let lhs, let rhs):
             if !holds {
-                collect(lhs, holds: false, into: &facts)
-                collect(rhs, holds: false, into: &facts)
+                collect(lhs, holds: false, depth: depth + 1, into: &facts)
+                collect(rhs, holds: false, depth: depth + 1, into: &facts)
             }
         case .binary(let op, let lhs, let rhs) where comparisonOperators.contains(op):
             comparison(holds ? op : negate(op), lhs, rhs, into: &facts)

@@ -33,25 +33,28 @@ extension Expression {
     /// dropped (`self.state` and `state` are the same inside a method); zero-argument Objective-C messages
     /// count as property reads (`[data length]` → `data.length`). nil for anything else.
     var accessPath: String? {
-        let expression = unwrapped
-        switch expression.kind {
-        case .identifier(let name):
-            return name
-        case .member(let base, let name):
-            guard let base else { return nil }
-            if case .identifier(let baseName) = base.unwrapped.kind, baseName == "self" { return name }
-            guard let prefix = base.accessPath else { return nil }
-            return prefix + "." + name
-        case .call(let callee, let arguments, let isMessageSend):
-            guard isMessageSend, arguments.isEmpty, case .member(let base?, let name) = callee.kind, !name.contains(":") else { return nil }
-            if case .identifier(let baseName) = base.unwrapped.kind, baseName == "self" { return name }
-            guard let prefix = base.accessPath else { return nil }
-            return prefix + "." + name
-        case .cast(let operand, _, let op) where op != "is":
-            return operand.accessPath
-        default:
-            return nil
+        var components: [String] = []
+        var current = unwrapped
+        while components.count < 64 {
+            switch current.kind {
+            case .identifier(let name):
+                if name == "self" && !components.isEmpty { return components.reversed().joined(separator: ".") }
+                components.append(name)
+                return components.reversed().joined(separator: ".")
+            case .member(let base?, let name):
+                components.append(name)
+                current = base.unwrapped
+            case .call(let callee, let arguments, true) where arguments.isEmpty:
+                guard case .member(let base?, let name) = callee.kind, !name.contains(":") else { return nil }
+                components.append(name)
+                current = base.unwrapped
+            case .cast(let operand, _, let op) where op != "is":
+                current = operand.unwrapped
+            default:
+                return nil
+            }
         }
+        return nil
     }
 
     /// The variable at the root of an access path (`components` for `components.host`).
@@ -99,12 +102,15 @@ extension Block {
     /// never returns, or an if/else whose branches all leave.
     var exits: Bool {
         guard let last = statements.last else { return false }
-        return last.exits
+        return last.exits(depth: 0)
     }
 }
 
 extension Statement {
-    var exits: Bool {
+    var exits: Bool { exits(depth: 0) }
+
+    func exits(depth: Int) -> Bool {
+        guard depth < 64 else { return false }
         switch kind {
         case .returnStatement, .throwStatement: return true
         case .other(let text):
@@ -114,9 +120,9 @@ extension Statement {
             guard case .call(let callee, _, _) = expression.unwrapped.kind, let name = callee.name else { return false }
             return ["fatalError", "preconditionFailure", "abort", "exit", "_exit", "NSAssertFailure"].contains(name)
         case .ifStatement(_, let then, let elseBranch):
-            guard let elseBranch else { return false }
-            return then.exits && elseBranch.exits
-        case .block(let block): return block.exits
+            guard let elseBranch, let thenLast = then.statements.last, let elseLast = elseBranch.statements.last else { return false }
+            return thenLast.exits(depth: depth + 1) && elseLast.exits(depth: depth + 1)
+        case .block(let block): return block.statements.last?.exits(depth: depth + 1) ?? false
         default: return false
         }
     }

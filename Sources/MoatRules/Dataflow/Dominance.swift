@@ -32,8 +32,12 @@ enum DominanceWalk {
 
     private struct Walker {
         let visit: (Statement, Dominance) -> Void
+        var depth = 0
 
         mutating func walk(_ statements: [Statement], _ start: Dominance) {
+            guard depth < 100 else { return }
+            depth += 1
+            defer { depth -= 1 }
             var dominance = start
             for statement in statements {
                 visit(statement, dominance)

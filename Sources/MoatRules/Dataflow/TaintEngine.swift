@@ -210,6 +210,14 @@ struct FunctionInterpreter {
     var parameterFlows: [TaintFlow] = []
     var returns: [Taint] = []
     private var closureDepth = 0
+    /// Nesting of the expression and statement being analyzed; beyond the limits the engine stops
+    /// following (hostile or generated input must not exhaust the stack or time).
+    private var expressionDepth = 0
+    private var blockDepth = 0
+    private var loopDepth = 0
+    static let maximumExpressionDepth = 200
+    static let maximumBlockDepth = 100
+    static let maximumFlows = 2000
 
     init(engine: TaintEngine, function: FunctionDeclaration?) {
         self.engine = engine
@@ -221,6 +229,9 @@ struct FunctionInterpreter {
     // MARK: Statements
 
     mutating func analyze(statements: [Statement], _ state: inout InterpreterState) {
+        guard blockDepth < Self.maximumBlockDepth else { return }
+        blockDepth += 1
+        defer { blockDepth -= 1 }
         for statement in statements {
             guard state.reachable else { return }
             analyze(statement, &state)
@@ -319,11 +330,18 @@ struct FunctionInterpreter {
         } else if file.language == .swift {
             for condition in header { applyFacts(ConditionFacts.extract(condition, holds: true), &entry) }
         }
+        // A second pass carries what one iteration leaves to the next; only for shallow nesting, so
+        // nested loops stay linear.
+        loopDepth += 1
+        defer { loopDepth -= 1 }
         var first = entry
         analyze(statements: body.statements, &first)
-        var second = InterpreterState.join(entry, first)
-        analyze(statements: body.statements, &second)
-        state = InterpreterState.join(state, second)
+        if loopDepth <= 2 {
+            var second = InterpreterState.join(entry, first)
+            analyze(statements: body.statements, &second)
+            first = second
+        }
+        state = InterpreterState.join(state, InterpreterState.join(entry, first))
         state.reachable = true
     }
 
@@ -515,6 +533,9 @@ struct FunctionInterpreter {
     // MARK: Expressions
 
     mutating func eval(_ expression: Expression, _ state: inout InterpreterState) -> [Taint] {
+        guard expressionDepth < Self.maximumExpressionDepth else { return [] }
+        expressionDepth += 1
+        defer { expressionDepth -= 1 }
         switch expression.kind {
         case .identifier(let name):
             return state.vars[name] ?? []
@@ -920,6 +941,16 @@ struct FunctionInterpreter {
         return true
     }
 
+    /// Adds a flow, merging it into an earlier one at the same sink (loops are analyzed twice).
+    private func add(_ flow: TaintFlow, to list: inout [TaintFlow]) {
+        if let index = list.firstIndex(where: { $0.range == flow.range && $0.kind == flow.kind && $0.calledName == flow.calledName }) {
+            for (role, taints) in flow.roles { list[index].roles[role, default: []].merge(taints) }
+            list[index].confirmed = list[index].confirmed && flow.confirmed
+            return
+        }
+        if list.count < Self.maximumFlows { list.append(flow) }
+    }
+
     /// How messages name a call: `copyItem(at:to:)`, `copyItemAtURL:toURL:error:`, `memcpy`.
     private func displayName(_ call: Expression, _ name: String) -> String {
         if case .call(let callee, _, false) = call.unwrapped.kind, case .member = callee.unwrapped.kind, let swiftName = call.swiftCallName {
@@ -941,8 +972,8 @@ struct FunctionInterpreter {
             if !sources.isEmpty { real.roles[role, default: []].merge(sources) }
             if !parameters.isEmpty { symbolic.roles[role, default: []].merge(parameters) }
         }
-        if !real.roles.isEmpty { flows.append(real) }
-        if !symbolic.roles.isEmpty { parameterFlows.append(symbolic) }
+        if !real.roles.isEmpty { add(real, to: &flows) }
+        if !symbolic.roles.isEmpty { add(symbolic, to: &parameterFlows) }
     }
 
     /// The taints a call to a summarized function returns, and the flows its parameters reach.
@@ -1012,8 +1043,8 @@ struct FunctionInterpreter {
             real.roles = composed.roles.mapValues { $0.real }.filter { !$0.value.isEmpty }
             var symbolic = composed
             symbolic.roles = composed.roles.mapValues { $0.filter { $0.source == nil } }.filter { !$0.value.isEmpty }
-            if !real.roles.isEmpty { flows.append(real) }
-            if !symbolic.roles.isEmpty { parameterFlows.append(symbolic) }
+            if !real.roles.isEmpty { add(real, to: &flows) }
+            if !symbolic.roles.isEmpty { add(symbolic, to: &parameterFlows) }
         }
         return result
     }
