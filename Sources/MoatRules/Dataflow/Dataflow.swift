@@ -12,7 +12,7 @@ public enum Dataflow {
     /// Every flow from an untrusted source into a sink of the table, in this file.
     public static func flows(in file: CodeFile) -> [TaintFlow] {
         if let cached = cache.lookup(file) { return cached }
-        let flows = TaintEngine(file: file).run()
+        let flows = ordered(TaintEngine(file: file).run())
         cache.store(file, flows)
         return flows
     }
@@ -23,6 +23,31 @@ public enum Dataflow {
     }
 
     private static let cache = RecentResultsCache(capacity: 32)
+
+    /// Taints from the most certain sources first, in each flow and across flows at the same sink: a rule
+    /// that reports once per sink reports the most certain path (an MCSession delegate rather than the
+    /// remote-handler heuristic).
+    static func ordered(_ flows: [TaintFlow]) -> [TaintFlow] {
+        func rank(_ taint: Taint) -> Int {
+            switch taint.source?.confidence {
+            case .high: 0
+            case .medium: 1
+            default: 2
+            }
+        }
+        let sorted = flows.map { flow in
+            var copy = flow
+            copy.roles = flow.roles.mapValues { taints in
+                taints.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+            }
+            return copy
+        }
+        return sorted.enumerated().sorted { lhs, rhs in
+            let left = lhs.element.allTaints.map(rank).min() ?? 2
+            let right = rhs.element.allTaints.map(rank).min() ?? 2
+            return (left, lhs.offset) < (right, rhs.offset)
+        }.map(\.element)
+    }
 }
 
 /// The results for the last few files, oldest evicted first. Large enough for every worker thread to
