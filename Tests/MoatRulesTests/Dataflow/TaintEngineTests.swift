@@ -143,6 +143,52 @@ struct TaintSourceTests {
         #expect(flows.compactMap { $0.taints(.sql).first?.source?.kind } == [.javaScriptBridge, .javaScriptBridge])
     }
 
+    @Test func objectiveCBridgesPasteboardNetworkShareAndUniversalLinks() {
+        let flows = Support.flows("""
+        @protocol LBNotesExports <JSExport>
+        - (void)saveNote:(NSString *)title;
+        @end
+        @interface LBNotes : NSObject <LBNotesExports>
+        @end
+        @implementation LBNotes
+        - (void)saveNote:(NSString *)title {
+            sqlite3_exec(db, title.UTF8String, NULL, NULL, NULL);
+        }
+        - (void)installIn:(JSContext *)context {
+            context[@"run"] = ^(NSString *query) {
+                sqlite3_exec(db, query.UTF8String, NULL, NULL, NULL);
+            };
+        }
+        - (void)paste {
+            NSString *text = [[UIPasteboard generalPasteboard] string];
+            sqlite3_exec(db, text.UTF8String, NULL, NULL, NULL);
+        }
+        - (void)fetch:(NSURL *)url {
+            [[[NSURLSession sharedSession] dataTaskWithURL:url completionHandler:^(NSData *data, NSURLResponse *response, NSError *error) {
+                NSString *body = [[NSString alloc] initWithData:data encoding:NSUTF8StringEncoding];
+                sqlite3_exec(db, body.UTF8String, NULL, NULL, NULL);
+            }] resume];
+        }
+        - (void)share {
+            NSItemProvider *provider = [self.extensionContext.inputItems.firstObject attachments].firstObject;
+            [provider loadItemForTypeIdentifier:@"public.plain-text" options:nil completionHandler:^(id item, NSError *error) {
+                sqlite3_exec(db, [(NSString *)item UTF8String], NULL, NULL, NULL);
+            }];
+        }
+        - (BOOL)application:(UIApplication *)application continueUserActivity:(NSUserActivity *)userActivity
+                 restorationHandler:(void (^)(NSArray *))restorationHandler {
+            sqlite3_exec(db, userActivity.activityType.UTF8String, NULL, NULL, NULL);
+            sqlite3_exec(db, userActivity.webpageURL.query.UTF8String, NULL, NULL, NULL);
+            return YES;
+        }
+        @end
+        """, name: "Notes.m", kind: .sqlStatement)
+        #expect(flows.map(\.range.start.line) == [8, 12, 17, 22, 28, 34])
+        #expect(flows.compactMap { $0.taints(.sql).first?.source?.kind } == [
+            .javaScriptBridge, .javaScriptBridge, .pasteboard, .network, .shareExtension, .universalLink,
+        ])
+    }
+
     @Test func remoteHandlerHeuristicIsMediumConfidence() throws {
         let flows = Support.flows("""
         func handleIncomingNote(_ note: String, from peerID: String) {
