@@ -163,7 +163,8 @@ public struct RemoteMessageStateRule: SourceRule {
     private func stateWrite(_ target: Expression, _ value: Expression, _ range: SourceRange, _ file: CodeFile) -> (object: String?, text: String)? {
         guard let path = target.accessPath else { return nil }
         let components = path.split(separator: ".").map(String.init)
-        guard let property = components.last, isStateName(property), !isClosing(value, file) else { return nil }
+        // A status text (`status = "Received \(name)"`) is not a state machine.
+        guard let property = components.last, isStateName(property), !isClosing(value, file), !value.isStringLiteral else { return nil }
         let object = components.count > 1 ? components.dropLast().joined(separator: ".") : nil
         return (object, "sets `\(path)` to `\(CodeText.of(value, in: file, limit: 40))`")
     }

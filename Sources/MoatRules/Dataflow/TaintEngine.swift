@@ -74,13 +74,17 @@ final class TaintEngine {
         var state = InterpreterState()
         let sources = parameterSources(function, owner: owner)
         for (index, parameter) in function.parameters.enumerated() {
+            // A parameter typed as a number, a Boolean, a UUID or a date cannot carry a string.
+            let inert = parameter.type.map(Self.isInertType) ?? false
             var symbolic = Taint(origin: .parameter(index: index, name: parameter.name))
             symbolic.lineage = [parameter.name]
+            if inert { symbolic.checks.insert(.numeric) }
             var taints: [Taint] = [symbolic]
             for (source, latent) in sources[index] ?? [] {
                 var taint = Taint(origin: .source(source))
                 taint.latent = latent
                 taint.lineage = [parameter.name]
+                if inert { taint.checks.insert(.numeric) }
                 taints.append(taint)
             }
             state.vars[parameter.name] = taints
@@ -94,6 +98,18 @@ final class TaintEngine {
         }
         summary.flows = interpreter.parameterFlows
         return (summary, interpreter.flows)
+    }
+
+    static let inertTypes: Set<String> = ["Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
+                                          "Double", "Float", "CGFloat", "Decimal", "Bool", "UUID", "Date", "TimeInterval",
+                                          "NSInteger", "NSUInteger", "BOOL", "int", "long", "float", "double", "bool",
+                                          "int32_t", "uint32_t", "int64_t", "uint64_t", "size_t", "NSTimeInterval", "CGFloat"]
+
+    static func isInertType(_ type: String) -> Bool {
+        var core = Substring(type)
+        while let first = core.first, first == " " { core.removeFirst() }
+        while let last = core.last, last == "?" || last == "!" || last == " " { core.removeLast() }
+        return inertTypes.contains(String(core))
     }
 
     // MARK: Sources on parameters
