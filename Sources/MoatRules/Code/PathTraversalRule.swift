@@ -109,6 +109,13 @@ public struct PathTraversalRule: SourceRule {
                 }
             }
             """, note: "Picked files are real files: their last path component is a real name."),
+            .nonTriggering("OpenIn.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                let inbox = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+                try? FileManager.default.moveItem(at: url, to: inbox.appendingPathComponent(url.lastPathComponent))
+                return true
+            }
+            """, note: "A file opened in the app: moving it only works if it is a real file, with a real name."),
             .nonTriggering("Themes.swift", """
             let allowedThemes: Set<String> = ["dark.css", "light.css"]
             func handleThemeMessage(_ theme: String, from peerID: String) {
@@ -135,7 +142,11 @@ public struct PathTraversalRule: SourceRule {
         var reported = Set<Int>()
         for flow in Dataflow.flows(in: file, rule: Self.description.id) {
             var worst: (Taint, String, Severity)?
+            // Copying or moving the untrusted URL itself: it is a real file (the operation fails otherwise),
+            // so its last path component is a real name.
+            let movedFiles = Set(flow.taints(.source).filter { !$0.checks.contains(.lastPathComponent) }.compactMap(\.source))
             for taint in flow.taints(.path) {
+                if let source = taint.source, movedFiles.contains(source), taint.checks.contains(.lastPathComponent) { continue }
                 guard let (missing, severity) = Self.missingChecks(taint) else { continue }
                 if let current = worst, current.2 >= severity { continue }
                 worst = (taint, missing, severity)

@@ -198,6 +198,8 @@ struct InterpreterState {
     var closures: [String: Expression] = [:]
     /// Locals that are fixed-size buffers (C arrays, `withUnsafeMutableBytes(of: &x)` pointers).
     var fixedBuffers: Set<String> = []
+    /// Locals that are arrays or data sized at run time (`[UInt8](repeating: 0, count: n)`).
+    var dynamicBuffers: Set<String> = []
     /// Locals that hold the host of a URL (`let host = url.host`): a check on them is a check of the URL.
     var hostAliases: [String: String] = [:]
     /// A confirmation was shown on every path to here.
@@ -212,6 +214,7 @@ struct InterpreterState {
         result.types.merge(rhs.types) { first, _ in first }
         result.closures.merge(rhs.closures) { first, _ in first }
         result.fixedBuffers.formUnion(rhs.fixedBuffers)
+        result.dynamicBuffers.formUnion(rhs.dynamicBuffers)
         result.hostAliases.merge(rhs.hostAliases) { first, _ in first }
         result.confirmed = lhs.confirmed && rhs.confirmed
         return result
@@ -429,6 +432,7 @@ struct FunctionInterpreter {
         if case .closure = initializer.unwrapped.kind, names.count == 1 { state.closures[names[0]] = initializer }
         if type == nil, names.count == 1, let inferred = inferredType(initializer) { state.types[names[0]] = inferred }
         if names.count == 1, isFixedArrayLiteral(initializer) { state.fixedBuffers.insert(names[0]) }
+        if names.count == 1, isDynamicBuffer(initializer) { state.dynamicBuffers.insert(names[0]) }
         let taints = eval(initializer, &state)
         for name in names {
             bind(name, taints, at: range, message: "flows into `\(name)`", &state)
@@ -445,6 +449,16 @@ struct FunctionInterpreter {
             if chain.count == 1 || chain.contains("alloc") || chain.contains("new") || chain.contains("init") { return first }
             return nil
         default: return nil
+        }
+    }
+
+    /// `[UInt8](repeating: 0, count: n)`, `Array(data)`, `Data(count: n)`: sized at run time.
+    private func isDynamicBuffer(_ expression: Expression) -> Bool {
+        guard case .call(let callee, _, false) = expression.unwrapped.kind else { return false }
+        switch callee.unwrapped.kind {
+        case .arrayLiteral: return !isFixedArrayLiteral(expression)
+        case .identifier(let name): return ["Array", "Data", "ContiguousArray", "NSMutableData"].contains(name)
+        default: return false
         }
     }
 
@@ -574,10 +588,16 @@ struct FunctionInterpreter {
         case .stringLiteral(let segments):
             var result: [Taint] = []
             var text = ""
+            var fixedHost = false
             for segment in segments {
                 switch segment {
                 case .text(let part): text += part
-                case .interpolation(let value): result.merge(eval(value, &state))
+                case .interpolation(let value):
+                    // `"https://shop.example.com/item/\(id)"`: the input is after a fixed host.
+                    if result.isEmpty, Self.hasFixedHost(text) { fixedHost = true }
+                    var taints = eval(value, &state)
+                    if fixedHost { taints = taints.map { $0.adding(.hostChecked) } }
+                    result.merge(taints)
                 }
             }
             let message = text.contains("/") ? "interpolated into a path string" : "interpolated into a string"
@@ -620,6 +640,14 @@ struct FunctionInterpreter {
         case .integerLiteral, .floatLiteral, .booleanLiteral, .nilLiteral, .typeValue, .unknown:
             return []
         }
+    }
+
+    /// A URL prefix that fixes scheme and host: `https://host/`.
+    static func hasFixedHost(_ prefix: String) -> Bool {
+        guard let schemeEnd = prefix.range(of: "://") else { return false }
+        let rest = prefix[schemeEnd.upperBound...]
+        guard let slash = rest.firstIndex(of: "/") else { return false }
+        return rest.distance(from: rest.startIndex, to: slash) > 0 && !rest[..<slash].contains("@")
     }
 
     static let numericMembers: Set<String> = [
@@ -713,6 +741,7 @@ struct FunctionInterpreter {
             if op == "+" {
                 let isString = lhs.isStringLiteral || rhs.isStringLiteral
                 if isString { result = result.mapTaints { $0.addStep(expression.range, "concatenated into a string") } }
+                if let prefix = lhs.stringValue, Self.hasFixedHost(prefix) { result = result.map { $0.adding(.hostChecked) } }
             }
             return result
         }
@@ -833,7 +862,7 @@ struct FunctionInterpreter {
             record(sink, calledName: displayName(expression, name), range: expression.range, roles: roles,
                    fixed: destination.map { isFixedBuffer($0, state) } ?? false, state)
         }
-        if SensitiveActions.action(in: baseName) != nil {
+        if SensitiveActions.action(in: baseName) != nil, !SensitiveActions.isBookkeeping(labels: arguments.compactMap(\.label), receiver: receiverExpression) {
             record(TaintSinks.sensitiveAction, calledName: displayName(expression, name), range: expression.range,
                    roles: [(.argument, nil, argumentTaints.flatMap { $0 })], fixed: false, state)
         }
@@ -909,8 +938,13 @@ struct FunctionInterpreter {
         if Self.pathBuilders.contains(name) || Self.pathBuilders.contains(baseName)
             || arguments.contains(where: { ["fileURLWithPath", "filePath", "path", "component"].contains($0.label ?? "") }) && baseName != "write" {
             var result = receiverTaints
+            // Appending a path to a URL the app chose keeps the app's scheme and host.
+            let keepsHost = receiverExpression != nil && receiverTaints.isEmpty
             for (index, argument) in arguments.enumerated() {
-                result.merge(argumentTaints[index].mapTaints { $0.addStep(argument.value.range, "put into a file path by \(name)") })
+                result.merge(argumentTaints[index].mapTaints { taint in
+                    taint.addStep(argument.value.range, "put into a file path by \(name)")
+                    if keepsHost { taint.checks.insert(.hostChecked) }
+                })
             }
             return result
         }
@@ -934,7 +968,12 @@ struct FunctionInterpreter {
     private func isFixedBuffer(_ expression: Expression, _ state: InterpreterState) -> Bool {
         let value = expression.unwrapped
         if case .prefix("&", let operand) = value.kind {
-            if let root = operand.rootName, let type = state.types[root], type.contains("*"), operand.accessPath == root { return false }
+            if let root = operand.rootName, operand.accessPath == root {
+                if let type = state.types[root], type.contains("*") || type.hasPrefix("[") || type.hasPrefix("Array") || type == "Data" {
+                    return false
+                }
+                if state.dynamicBuffers.contains(root) { return false }
+            }
             return true
         }
         if case .cast(let operand, _, _) = value.kind { return isFixedBuffer(operand, state) }

@@ -13,6 +13,10 @@ public enum SourceKind: String, Sendable, Hashable, CaseIterable {
 
     /// Input an app receives through its URL scheme or universal links (MASTG "Testing Custom URL Schemes").
     public var isOpenedURL: Bool { self == .urlScheme || self == .universalLink }
+
+    /// Input the user chose to hand to the app (pasted, picked, shared): opening or loading a URL from it
+    /// is what the user asked for.
+    public var isUserChosen: Bool { self == .pasteboard || self == .pickedDocument || self == .shareExtension }
 }
 
 /// Where untrusted data entered: one matched entry of the source table.

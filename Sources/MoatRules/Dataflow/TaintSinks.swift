@@ -62,14 +62,16 @@ enum TaintSinks {
 
     static let all: [TaintSink] = [
         // MARK: File paths (MOAT-CODE-301): the destination of a write, copy, move, create or remove.
+        // `.source` is the file copied or moved: when it is the untrusted URL itself, the operation only
+        // works on a real file, whose last path component is a real name.
         TaintSink(kind: .filePath, api: "FileManager.copyItem/moveItem/linkItem", names: ["copyItem", "moveItem", "linkItem", "replaceItemAt"],
-                  roles: [(.path, .label(["to", "toPath"]))], requiredLabels: ["to", "toPath"]),
+                  roles: [(.path, .label(["to", "toPath"])), (.source, .label(["at", "atPath"]))], requiredLabels: ["to", "toPath"]),
         TaintSink(kind: .filePath, api: "-[NSFileManager copyItemAtURL:toURL:error:]",
                   names: ["copyItemAtURL:toURL:error:", "moveItemAtURL:toURL:error:", "linkItemAtURL:toURL:error:"],
-                  roles: [(.path, .label(["toURL"]))]),
+                  roles: [(.path, .label(["toURL"])), (.source, .index(0))]),
         TaintSink(kind: .filePath, api: "-[NSFileManager copyItemAtPath:toPath:error:]",
                   names: ["copyItemAtPath:toPath:error:", "moveItemAtPath:toPath:error:", "linkItemAtPath:toPath:error:"],
-                  roles: [(.path, .label(["toPath"]))]),
+                  roles: [(.path, .label(["toPath"])), (.source, .index(0))]),
         TaintSink(kind: .filePath, api: "FileManager.removeItem", names: ["removeItem", "trashItem"],
                   roles: [(.path, .label(["at", "atPath"]))], requiredLabels: ["at", "atPath"]),
         TaintSink(kind: .filePath, api: "-[NSFileManager removeItemAtPath:error:]",
@@ -209,6 +211,16 @@ enum SensitiveActions {
                                                "layout", "title", "image", "text", "color", "needs", "display", "frame", "hidden",
                                                "delegate", "target", "value", "object", "state", "selected", "highlighted", "completion",
                                                "handler", "callback", "block", "backward", "forward", "as"]
+
+    /// Analytics, logging and tracking calls (`tracker.send(event:)`, `Analytics.logEvent`).
+    static func isBookkeeping(labels: [String], receiver: Expression?) -> Bool {
+        for label in labels where CamelCase.words(label).contains(where: { harmlessObjects.contains($0.lowercased()) }) { return true }
+        guard let receiver else { return false }
+        return receiver.nameChain.contains { link in
+            let lowered = link.lowercased()
+            return ["analytics", "tracker", "tracking", "logger", "log", "telemetry", "metrics", "crashlytics"].contains { lowered.contains($0) }
+        }
+    }
 
     /// The verb that makes this method name sensitive, or nil. `name` is a Swift base name or the first
     /// selector piece.

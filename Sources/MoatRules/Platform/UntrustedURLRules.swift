@@ -5,10 +5,14 @@ import MoatSyntax
 private let urlValidations: Set<TaintCheck> = [.allowlisted, .validated, .hostChecked]
 
 /// Universal links only reach the app for its own associated domains: the URL itself is not untrusted,
-/// only the parts the sender chose (query, fragment) are.
+/// only the parts the sender chose (query, fragment) are. A URL built on a fixed `https://host/` prefix
+/// or appended to a URL the app chose keeps its host (`hostChecked`).
 private func isUntrustedURL(_ taint: Taint) -> Bool {
     guard let source = taint.source, !taint.isInertString, taint.checks.isDisjoint(with: urlValidations) else { return false }
     if source.kind == .universalLink && !taint.checks.contains(.urlPart) { return false }
+    // What the user pasted, picked or shared is what the user asked to open; push payloads are written by
+    // the app's own server.
+    if source.kind.isUserChosen || source.kind == .pushNotification { return false }
     return true
 }
 
@@ -48,6 +52,22 @@ public struct WebViewUntrustedURLRule: SourceRule {
                 return true
             }
             """, note: "Only allowlisted hosts are loaded."),
+            .triggering("Help.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let page = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value else { return false }
+                let folder = Bundle.main.bundleURL.appendingPathComponent("Help")
+                ↓webView.loadFileURL(folder.appendingPathComponent(page), allowingReadAccessTo: folder)
+                return true
+            }
+            """, note: "Local file inclusion: \"../\" in the page name reads other files."),
+            .nonTriggering("Product.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let id = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value,
+                      let page = URL(string: "https://shop.example.com/product/\\(id)") else { return false }
+                webView.load(URLRequest(url: page))
+                return true
+            }
+            """, note: "The input only fills the path of a fixed host."),
             .nonTriggering("Article.swift", """
             func scene(_ scene: UIScene, continue userActivity: NSUserActivity) {
                 guard let url = userActivity.webpageURL else { return }
@@ -75,6 +95,18 @@ public struct WebViewUntrustedURLRule: SourceRule {
                 let html = CodeText.of(flow.arguments[.html], in: file)
                 DataflowReporting.report("\(flow.calledName) renders HTML built from \(source.description) (`\(html)`): its markup and scripts run in the web view.",
                                          flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
+                continue
+            }
+            if flow.calledName.hasPrefix("loadFileURL") {
+                // Local file inclusion: the host does not matter, the path does.
+                for taint in flow.taints(.url) {
+                    guard let source = taint.source, !source.kind.isUserChosen, let (missing, _) = PathTraversalRule.missingChecks(taint),
+                          reported.insert(flow.range.start.offset).inserted else { continue }
+                    let url = CodeText.of(flow.arguments[.url], in: file)
+                    DataflowReporting.report("\(flow.calledName) loads the local file `\(url)`, whose path comes from \(source.description): \(missing), so other files of the app can be read into the web view.",
+                                             flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
+                    break
+                }
                 continue
             }
             guard let taint = flow.taints(.url).first(where: isUntrustedURL), let source = taint.source,
