@@ -20,10 +20,18 @@ public struct JSONReporter: Reporter {
             var failOn: String
             var failing: Int
         }
+        struct BaselineSummary: Encodable {
+            /// Findings the baseline knows, left out of `findings`.
+            var unchanged: Int
+            /// Baseline entries no finding matches any more.
+            var absent: [Baseline.Entry]
+        }
         var tool: Tool
         var findings: [Finding]
         var errors: [ScanError]
         var summary: Summary
+        var baseline: BaselineSummary?
+        var changeReview: ChangeReview?
     }
 
     public func render(_ result: ScanResult, options: ReportOptions) -> String {
@@ -36,7 +44,9 @@ public struct JSONReporter: Reporter {
             summary: .init(filesScanned: result.filesScanned, findings: result.activeFindings.count,
                            suppressed: result.findings.count - result.activeFindings.count, errors: result.errors.count,
                            bySeverity: bySeverity, failOn: options.failOn.rawValue,
-                           failing: result.findings(atOrAbove: options.failOn).count))
+                           failing: result.findings(atOrAbove: options.failOn).count),
+            baseline: result.baseline.map { Document.BaselineSummary(unchanged: $0.unchanged.count, absent: $0.absent) },
+            changeReview: result.changeReview)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(document) else { return "{}\n" }

@@ -9,11 +9,15 @@ public struct ReportOptions: Sendable {
     public var failOn: Severity = .high
     /// Include suppressed findings in human formats.
     public var showSuppressed = false
+    /// Where Markdown links to a file point: `<base>/<path>#L<line>` (for example
+    /// `https://github.com/OWNER/REPO/blob/SHA`). Without it, locations are shown without links.
+    public var sourceLinkBase: String?
 
-    public init(color: Bool = false, failOn: Severity = .high, showSuppressed: Bool = false) {
+    public init(color: Bool = false, failOn: Severity = .high, showSuppressed: Bool = false, sourceLinkBase: String? = nil) {
         self.color = color
         self.failOn = failOn
         self.showSuppressed = showSuppressed
+        self.sourceLinkBase = sourceLinkBase
     }
 }
 
@@ -22,9 +26,9 @@ public protocol Reporter: Sendable {
     func render(_ result: ScanResult, options: ReportOptions) -> String
 }
 
-/// The output formats `moat scan --format` accepts.
+/// The output formats `moat scan --format` (and `moat diff --format`) accept: the one list of them.
 public enum ReportFormat: String, CaseIterable, Sendable {
-    case text, json, sarif, xcode
+    case text, json, sarif, xcode, html, markdown, gitlab
 
     public var reporter: any Reporter {
         switch self {
@@ -32,6 +36,25 @@ public enum ReportFormat: String, CaseIterable, Sendable {
         case .json: JSONReporter()
         case .sarif: SARIFReporter()
         case .xcode: XcodeReporter()
+        case .html: HTMLReporter()
+        case .markdown: MarkdownReporter()
+        case .gitlab: GitLabReporter()
+        }
+    }
+
+    /// Formats read by people, where progress on a terminal and colour make sense.
+    public var isForPeople: Bool { self == .text }
+
+    /// One line per format, for `--help`.
+    public var summary: String {
+        switch self {
+        case .text: "human-readable, grouped by file (default)"
+        case .json: "findings, errors and a summary as JSON"
+        case .sarif: "SARIF 2.1.0 for GitHub code scanning and SARIF viewers"
+        case .xcode: "path:line:column: error|warning: lines for Xcode build phases"
+        case .html: "one self-contained HTML file (charts, attack surface, excerpts, filters)"
+        case .markdown: "a summary for pull-request comments"
+        case .gitlab: "GitLab SAST report JSON (artifacts:reports:sast)"
         }
     }
 }

@@ -31,6 +31,16 @@ public struct TextReporter: Reporter {
             }
             out += "      fix: " + finding.fix + "\n"
         }
+        if let baseline = result.baseline {
+            out += "\n" + paint.bold("Baseline:") + " \(baseline.unchanged.count) known finding\(baseline.unchanged.count == 1 ? "" : "s") not shown, \(result.findings.count) new"
+            if baseline.absent.isEmpty {
+                out += ".\n"
+            } else {
+                out += "; \(baseline.absent.count) baseline entr\(baseline.absent.count == 1 ? "y" : "ies") no longer found (fixed, or the line changed):\n"
+                for entry in baseline.absent { out += "  \(entry.path)  [\(entry.ruleId)] \(entry.message)\n" }
+            }
+        }
+        if let review = result.changeReview { out += ChangeReviewText.text(review, paint: paint) }
         if !result.errors.isEmpty {
             out += "\n" + paint.bold("Could not analyze:") + "\n"
             for error in result.errors { out += "  \(error.path): \(error.message)\n" }

@@ -20,11 +20,22 @@ public struct ResultCache: Sendable {
     public let directory: URL
     let salt: String
 
-    /// `ruleIds` are the rules that ran: a different selection gives different results.
+    /// `ruleIds` are the rules that ran: a different selection gives different results. The running
+    /// executable's identity (path, size, modification time) is part of the key too, so a rebuilt Moat
+    /// never reuses results of an older analyzer with the same version number.
     public init(directory: URL, ruleIds: [String]) {
         self.directory = directory
-        self.salt = MoatVersion.current + "|" + ruleIds.sorted().joined(separator: ",")
+        self.salt = MoatVersion.current + "|" + Self.executableIdentity + "|" + ruleIds.sorted().joined(separator: ",")
     }
+
+    static let executableIdentity: String = {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let path = executable == "/proc/self/exe" ? CommandLine.arguments.first ?? "" : executable
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return path }
+        let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "\(path)|\(size)|\(modified)"
+    }()
 
     public func key(path: String, content: Data) -> String {
         var hasher = SHA256()

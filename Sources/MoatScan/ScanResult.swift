@@ -1,3 +1,4 @@
+import Foundation
 import MoatCore
 
 /// Everything a scan produced, handed whole to every reporter.
@@ -15,6 +16,15 @@ public struct ScanResult: Sendable {
     /// App identity when a configuration was found (`CFBundleDisplayName`/`CFBundleName`, bundle id).
     public var appName: String?
     public var bundleIdentifier: String?
+    /// When the scan started and ended (set by `Scanner.scan`; reporters that need times fall back to now).
+    public var startTime: Date?
+    public var endTime: Date?
+    /// Set when the scan was compared with a baseline: `findings` then holds only what the baseline does
+    /// not know, and this says what matched and which baseline entries are gone.
+    public var baseline: BaselineComparison?
+    /// Set by `moat diff`: the change that was reviewed and the threat-model answers for it. `findings`
+    /// then holds only findings on changed lines.
+    public var changeReview: ChangeReview?
 
     public init(roots: [String], findings: [Finding], errors: [ScanError], rules: [RuleDescription],
                 filesScanned: Int, appName: String? = nil, bundleIdentifier: String? = nil) {

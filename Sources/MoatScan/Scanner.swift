@@ -22,6 +22,8 @@ public struct ScanOptions: Sendable {
     public var perFileBudget: Double = 30
     /// Called as files are done (from any thread), for progress display.
     public var progress: (@Sendable (ScanProgress) -> Void)?
+    /// Findings recorded in this baseline are left out of the result (see `Baseline`).
+    public var baseline: Baseline?
 
     public init(paths: [String]) {
         self.paths = paths.isEmpty ? ["."] : paths
@@ -41,6 +43,7 @@ public enum Scanner {
     /// Throws `ScanError` for problems with the request itself (bad configuration, unknown rule):
     /// the CLI reports those as usage errors (exit 2). Problems with scanned files end up in `errors`.
     public static func scan(_ options: ScanOptions) throws -> (result: ScanResult, configuration: Configuration) {
+        let startTime = Date()
         // 1. Configure.
         let roots = options.paths.map { URL(fileURLWithPath: $0) }
         let configuration = try loadConfiguration(options, roots: roots)
@@ -86,13 +89,23 @@ public enum Scanner {
             severityOverrides: configuration.severityOverrides,
             enabledRuleIds: Set(rules.map { $0.description.id }),
             testPaths: Set(files.filter(\.isTestCode).map(\.path)))
-        let findings = postProcessor.process(raw, suppressions: suppressions)
+        var findings = postProcessor.process(raw, suppressions: suppressions)
+        // Then the baseline: what it records is left out, and what it records that is gone is listed.
+        var baselineComparison: BaselineComparison?
+        if let baseline = options.baseline {
+            let comparison = baseline.compare(findings)
+            findings = comparison.new
+            baselineComparison = comparison
+        }
         errors.sort { ($0.path, $0.message) < ($1.path, $1.message) }
 
         let identity = appIdentity(app)
-        let result = ScanResult(roots: options.paths, findings: findings, errors: errors,
+        var result = ScanResult(roots: options.paths, findings: findings, errors: errors,
                                 rules: rules.map { $0.description }.sorted { $0.id < $1.id },
                                 filesScanned: files.count, appName: identity.name, bundleIdentifier: identity.bundleId)
+        result.baseline = baselineComparison
+        result.startTime = startTime
+        result.endTime = Date()
         return (result, configuration)
     }
 

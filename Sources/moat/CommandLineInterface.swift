@@ -15,6 +15,9 @@ enum CommandLineInterface {
 
     Commands:
       scan [PATH ...]      Scan source folders or files (default: the current folder).
+      baseline [PATH ...]  Record today's findings so later scans report only new ones.
+      diff --base REV [PATH]
+                           Review a change: findings on changed lines and the threat-model questions.
       rules                List the rule catalogue.
       explain RULE         Show a rule's rationale, fix, references and examples.
       help [COMMAND]       Show help for a command.
@@ -27,15 +30,26 @@ enum CommandLineInterface {
     Usage: moat scan [PATH ...] [options]
 
     Options:
-      --format FORMAT        text (default), json, sarif, xcode
+      --format FORMAT        \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")) (default: text)
       --output FILE, -o FILE Write the report to FILE instead of standard output
       --fail-on SEVERITY     critical, high (default), medium, low, info: exit 1 when a finding is at or above it
+      --baseline FILE        Report only findings FILE (from `moat baseline`) does not record, and list its
+                             entries that no longer match
+      --source-link-base URL Link Markdown locations to URL/PATH#LLINE (e.g. https://github.com/O/R/blob/SHA)
+      --show-suppressed      List findings silenced by moat:ignore in the text and HTML formats
+      --no-color             Never colour the text format
+    \(commonOptionsUsage)
+
+    Formats:
+    \(ReportFormat.allCases.map { "  " + $0.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+    """
+
+    /// Options every scanning command takes.
+    static let commonOptionsUsage = """
       --config FILE          Configuration file (default: .moat.json in the scanned folder)
       --include-vendored     Also scan Pods/, Carthage/, SwiftPM checkouts, Vendor/, ThirdParty/ ...
       --rule ID              Run only this rule (repeatable; id or slug)
       --exclude-rule ID      Do not run this rule (repeatable; id or slug)
-      --show-suppressed      List findings silenced by moat:ignore in the text format
-      --no-color             Never colour the text format
       --jobs N               Files analyzed in parallel (default: the number of cores)
       --cache-dir DIR        Per-file result cache (default: .moat-cache in the scanned folder)
       --no-cache             Neither read nor write the cache
@@ -58,6 +72,8 @@ enum CommandLineInterface {
             let rest = Array(arguments.dropFirst())
             switch command {
             case "scan": return try scan(rest)
+            case "baseline": return try baseline(rest)
+            case "diff": return try diff(rest)
             case "rules": return try rules(rest)
             case "explain": return try explain(rest)
             case "help", "--help", "-h": return help(rest)
@@ -71,6 +87,8 @@ enum CommandLineInterface {
             printError("moat: \(error.message)\n")
             switch error.command {
             case "scan": printError(scanUsage + "\n")
+            case "baseline": printError(baselineUsage + "\n")
+            case "diff": printError(diffUsage + "\n")
             case "rules": printError(rulesUsage + "\n")
             case "explain": printError(explainUsage + "\n")
             default: printError(usage + "\n")
@@ -88,6 +106,8 @@ enum CommandLineInterface {
     static func help(_ arguments: [String]) -> Int32 {
         switch arguments.first {
         case "scan": print(scanUsage)
+        case "baseline": print(baselineUsage)
+        case "diff": print(diffUsage)
         case "rules": print(rulesUsage)
         case "explain": print(explainUsage)
         case nil: print(usage)
@@ -102,48 +122,25 @@ enum CommandLineInterface {
 
     static func scan(_ arguments: [String]) throws -> Int32 {
         var parser = ArgumentParser(arguments, command: "scan")
+        var common = CommonScanArguments(command: "scan")
         var paths: [String] = []
         var format = ReportFormat.text
         var output: String?
         var failOn: Severity?
-        var configPath: String?
-        var includeVendored = false
-        var onlyRules: [String] = []
-        var excludedRules: [String] = []
         var showSuppressed = false
         var noColor = false
-        var jobs: Int?
-        var cacheDirectory: String?
-        var useCache = true
+        var baselinePath: String?
+        var linkBase: String?
         while let argument = parser.next() {
+            if try common.accept(argument, &parser) { continue }
             switch argument {
-            case "--jobs", "-j":
-                let value = try parser.value(for: argument)
-                guard let count = Int(value), count >= 1, count <= 512 else {
-                    throw UsageError(message: "invalid value '\(value)' for --jobs (expected a number from 1 to 512)", command: "scan")
-                }
-                jobs = count
-            case "--cache-dir": cacheDirectory = try parser.value(for: argument)
-            case "--no-cache": useCache = false
-            case "--format", "-f":
-                let value = try parser.value(for: argument)
-                guard let parsed = ReportFormat(rawValue: value) else {
-                    throw UsageError(message: "unknown format '\(value)' for --format (expected \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")))", command: "scan")
-                }
-                format = parsed
+            case "--format", "-f": format = try parseFormat(try parser.value(for: argument), command: "scan")
             case "--output", "-o": output = try parser.value(for: argument)
-            case "--fail-on":
-                let value = try parser.value(for: argument)
-                guard let parsed = Severity(rawValue: value.lowercased()) else {
-                    throw UsageError(message: "unknown severity '\(value)' for --fail-on (expected critical, high, medium, low, info)", command: "scan")
-                }
-                failOn = parsed
-            case "--config": configPath = try parser.value(for: argument)
-            case "--include-vendored": includeVendored = true
-            case "--rule": onlyRules.append(try parser.value(for: argument))
-            case "--exclude-rule": excludedRules.append(try parser.value(for: argument))
+            case "--fail-on": failOn = try parseSeverity(try parser.value(for: argument), command: "scan")
             case "--show-suppressed": showSuppressed = true
             case "--no-color": noColor = true
+            case "--baseline": baselinePath = try parser.value(for: argument)
+            case "--source-link-base": linkBase = try parser.value(for: argument)
             default:
                 if argument.hasPrefix("-") && argument != "-" {
                     throw UsageError(message: "unknown option '\(argument)'", command: "scan")
@@ -151,29 +148,37 @@ enum CommandLineInterface {
                 paths.append(argument)
             }
         }
-        var options = ScanOptions(paths: paths)
-        options.configurationPath = configPath
-        options.includeVendored = includeVendored
-        options.onlyRules = onlyRules
-        options.excludedRules = excludedRules
-        for path in options.paths where !FileManager.default.fileExists(atPath: path) {
-            throw UsageError(message: "no such file or folder '\(path)'", command: "scan")
-        }
-        if let jobs { options.jobs = jobs }
-        if useCache {
-            if let cacheDirectory {
-                options.cacheDirectory = URL(fileURLWithPath: cacheDirectory)
-            } else if let first = options.paths.first, isDirectory(first) {
-                options.cacheDirectory = URL(fileURLWithPath: first).appendingPathComponent(ResultCache.defaultFolderName)
-            }
-        }
-
+        var options = try common.scanOptions(paths: paths)
+        if let baselinePath { options.baseline = try Baseline.load(from: URL(fileURLWithPath: baselinePath)) }
+        let progress = ProgressDisplay.start(if: format.isForPeople)
+        options.progress = progress?.callback
         let (result, configuration) = try Scanner.scan(options)
+        progress?.finish()
         let threshold = failOn ?? configuration.failOn ?? .high
         let useColor = !noColor && output == nil && format == .text && isatty(STDOUT_FILENO) != 0
             && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        let reportOptions = ReportOptions(color: useColor, failOn: threshold, showSuppressed: showSuppressed)
-        let report = format.reporter.render(result, options: reportOptions)
+        let reportOptions = ReportOptions(color: useColor, failOn: threshold, showSuppressed: showSuppressed,
+                                          sourceLinkBase: linkBase)
+        try write(format.reporter.render(result, options: reportOptions), to: output)
+        return result.findings(atOrAbove: threshold).isEmpty ? 0 : 1
+    }
+
+    static func parseFormat(_ value: String, command: String) throws -> ReportFormat {
+        guard let parsed = ReportFormat(rawValue: value.lowercased()) else {
+            throw UsageError(message: "unknown format '\(value)' for --format (expected \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")))", command: command)
+        }
+        return parsed
+    }
+
+    static func parseSeverity(_ value: String, command: String) throws -> Severity {
+        guard let parsed = Severity(rawValue: value.lowercased()) else {
+            throw UsageError(message: "unknown severity '\(value)' for --fail-on (expected critical, high, medium, low, info)", command: command)
+        }
+        return parsed
+    }
+
+    /// Writes a report to a file, or to standard output.
+    static func write(_ report: String, to output: String?) throws {
         if let output {
             do {
                 try Data(report.utf8).write(to: URL(fileURLWithPath: output))
@@ -183,7 +188,6 @@ enum CommandLineInterface {
         } else {
             FileHandle.standardOutput.write(Data(report.utf8))
         }
-        return result.findings(atOrAbove: threshold).isEmpty ? 0 : 1
     }
 
     // MARK: rules, explain
