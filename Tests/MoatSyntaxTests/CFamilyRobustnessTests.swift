@@ -106,7 +106,9 @@ import MoatSyntax
         }
     }
 
-    @Test func deepNestingIsBounded() {
+    /// 10,000 levels of every nesting construct, parsed on a thread with a 512 KB stack (the size of secondary
+    /// threads on Apple platforms): recursion is bounded, so none of them may overflow.
+    @Test func deepNestingIsBoundedOnASmallStack() {
         let depth = 10_000
         let cases = [
             String(repeating: "(", count: depth) + "x" + String(repeating: ")", count: depth) + ";",
@@ -114,19 +116,37 @@ import MoatSyntax
             String(repeating: "[", count: depth) + "x foo" + String(repeating: "]", count: depth),
             String(repeating: "{", count: depth) + String(repeating: "}", count: depth),
             "void f() {" + String(repeating: "if (x) ", count: depth) + "y(); }",
+            "void f() {" + String(repeating: "for (;;) { while (1) { do { ", count: depth / 3),
+            "void f() {" + String(repeating: "switch (x) { case 1: ", count: depth),
+            "void f() {" + String(repeating: "@try { ", count: depth),
             "int x = " + String(repeating: "!", count: depth) + "y;",
             "int x = " + String(repeating: "a = ", count: depth) + "y;",
+            "void f() { x = " + String(repeating: "a ? ", count: depth) + "y;",
+            "void f() { x = " + String(repeating: "(int)", count: depth) + "y;",
+            "void f() { x = " + String(repeating: "foo(", count: depth),
+            "void f() { x = " + String(repeating: "[a b:", count: depth),
+            "void f() { x = " + String(repeating: "@{a: ", count: depth) + "y;",
+            "NSArray *a = " + String(repeating: "@[", count: depth) + String(repeating: "]", count: depth) + ";",
+            "id b = " + String(repeating: "^{ ", count: depth) + String(repeating: "}", count: depth) + ";",
+            "void f() { x = " + String(repeating: "(^{ return ", count: depth) + ";",
             String(repeating: "#if A\n", count: depth) + "int x;\n" + String(repeating: "#endif\n", count: depth),
             String(repeating: "#if A\n{\n", count: 2000),
-            "id b = " + String(repeating: "^{ ", count: depth) + String(repeating: "}", count: depth) + ";",
-            "NSArray *a = " + String(repeating: "@[", count: depth) + String(repeating: "]", count: depth) + ";",
             String(repeating: "namespace a { ", count: depth),
+            String(repeating: "extern \"C\" { ", count: depth),
+            String(repeating: "struct A { ", count: depth),
             String(repeating: "@interface A\n", count: depth),
         ]
-        for source in cases {
-            for language in [SourceLanguage.objectiveC, .cPlusPlus] {
-                let file = CFamilyFrontEnd.parse(source: source, path: "Deep.m", language: language)
-                _ = SourceSummary(file: file)
+        for (index, source) in cases.enumerated() {
+            for language in index < 4 ? [SourceLanguage.objectiveC, .cPlusPlus] : [index % 2 == 0 ? .objectiveC : .objectiveCPlusPlus] {
+                let done = DispatchSemaphore(value: 0)
+                let thread = Thread {
+                    let file = CFamilyFrontEnd.parse(source: source, path: "Deep.m", language: language)
+                    _ = SourceSummary(file: file)
+                    done.signal()
+                }
+                thread.stackSize = 512 * 1024
+                thread.start()
+                done.wait()
             }
         }
     }

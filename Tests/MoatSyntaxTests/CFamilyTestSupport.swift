@@ -30,6 +30,31 @@ enum CFamilyTestSupport {
 
     static func position(_ range: SourceRange) -> String { "\(range.start.line):\(range.start.column)" }
 
+    /// "line:column" (1-based, UTF-8 columns) of the `occurrence`-th appearance of `needle` in `source`,
+    /// found by plain text search so tests state positions by pointing at the code.
+    static func locate(_ needle: String, in source: String, occurrence: Int = 1) -> String {
+        let haystack = Array(source.utf8)
+        let pattern = Array(needle.utf8)
+        var seen = 0
+        var offset = 0
+        while offset + pattern.count <= haystack.count {
+            if haystack[offset..<(offset + pattern.count)].elementsEqual(pattern) {
+                seen += 1
+                if seen == occurrence {
+                    var line = 1
+                    var lineStart = 0
+                    for index in 0..<offset where haystack[index] == UInt8(ascii: "\n") {
+                        line += 1
+                        lineStart = index + 1
+                    }
+                    return "\(line):\(offset - lineStart + 1)"
+                }
+            }
+            offset += 1
+        }
+        return "not found"
+    }
+
     /// A compact rendering of an expression for assertions.
     static func render(_ expression: Expression?) -> String {
         guard let expression else { return "nil" }

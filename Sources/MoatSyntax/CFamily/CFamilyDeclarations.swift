@@ -25,7 +25,7 @@ struct CDeclarator {
     var type: String
     var isConst: Bool
     var parameters: [Parameter]?
-    var constructorArguments: [Argument]?
+    var hasConstructorArguments: Bool
     var attributes: [String]
 }
 
@@ -44,29 +44,33 @@ extension CFamilyParser {
 
     func parseTopLevelItems(untilBrace: Bool) -> [CItem] {
         var items: [CItem] = []
-        while true {
-            if pos < limit, tokens[pos].kind == .directive {
-                if let block = parseConditionalGroup({ $0.parseTopLevelItems(untilBrace: false) }) {
-                    items.append(contentsOf: Self.split(block))
-                }
-                continue
-            }
-            let current = peek()
-            if current.kind == .eof { break }
-            if current.isPunct("}") {
-                if untilBrace { break }
-                diagnose(current.start, "unbalanced '}'")
-                advance()
-                continue
-            }
-            let before = pos
-            items.append(contentsOf: parseTopLevelItem())
-            if pos == before {
-                diagnose(current.start, "unexpected '\(sourceText(current.start, current.end, maximum: 16))'")
-                advance()
-            }
-        }
+        while parseTopLevelStep(into: &items, untilBrace: untilBrace) {}
         return items
+    }
+
+    /// One step of a file-scope list; false at its end.
+    private func parseTopLevelStep(into items: inout [CItem], untilBrace: Bool) -> Bool {
+        if pos < limit, tokens[pos].kind == .directive {
+            if let block = parseConditionalGroup({ $0.parseTopLevelItems(untilBrace: false) }) {
+                items.append(contentsOf: Self.split(block))
+            }
+            return true
+        }
+        let current = peek()
+        if current.kind == .eof { return false }
+        if current.isPunct("}") {
+            if untilBrace { return false }
+            diagnose(current.start, "unbalanced '}'")
+            advance()
+            return true
+        }
+        let before = pos
+        items.append(contentsOf: parseTopLevelItem())
+        if pos == before {
+            diagnose(current.start, "unexpected '\(sourceText(current.start, current.end, maximum: 16))'")
+            advance()
+        }
+        return true
     }
 
     /// Splits a file-scope `#if` group into one for declarations and one for statements.
@@ -96,53 +100,60 @@ extension CFamilyParser {
         return result
     }
 
+    /// Kept small: nested namespaces and `extern "C"` blocks recurse through here (see `maxDepth`).
     func parseTopLevelItem() -> [CItem] {
-        let current = peek()
         guard enter() else {
-            diagnose(current.start, "declaration nested too deeply")
+            diagnose(peek().start, "declaration nested too deeply")
             recoverToStatementEnd()
             return []
         }
         defer { leave() }
         if skipLineAloneMacro() { return [] }
-        switch current.kind {
-        case .atWord:
-            if let items = parseTopLevelAtWord() { return items }
-        case .punct:
-            if current.isPunct(";") {
-                advance()
-                return []
-            }
-            if current.isPunct("-") || current.isPunct("+"), isPunct("(", 1) {
-                // A method outside any @implementation (a snippet, or a lost @end).
-                return parseMethod(isImplementation: true).map { [.declaration(.function($0))] } ?? []
-            }
-        case .identifier:
-            if let items = parseTopLevelWord() { return items }
-        default:
-            break
+        let kind = peek().kind
+        if kind == .atWord, let items = parseTopLevelAtWord() { return items }
+        if kind == .punct, let items = parseTopLevelPunctuation() { return items }
+        if kind == .identifier, let items = parseTopLevelWord() { return items }
+        return parseTopLevelDeclarationOrStatement()
+    }
+
+    private func parseTopLevelPunctuation() -> [CItem]? {
+        if isPunct(";") {
+            advance()
+            return []
         }
+        if isPunct("-") || isPunct("+"), isPunct("(", 1) {
+            // A method outside any @implementation (a snippet, or a lost @end).
+            return parseMethod(isImplementation: true).map { [.declaration(.function($0))] } ?? []
+        }
+        return nil
+    }
+
+    private func parseTopLevelDeclarationOrStatement() -> [CItem] {
+        let current = peek()
         if current.kind == .identifier, let scan = scanDeclaration(.topLevel) {
             if scan.tagIndex != nil { return parseTagDefinitionItems(scan) }
             return parseDeclarators(scan, .topLevel).map { .declaration($0) }
         }
-        if current.kind == .identifier, CVocabulary.isAttributeName(current.text), isPunct("(", 1) {
-            // `API_AVAILABLE(ios(13.0)) NS_SWIFT_NAME(X)` before `@interface`, a method or a declaration on the next line.
-            var after = indexAfterGroup(index(1))
-            var steps = 0
-            while steps < 16, token(at: after).kind == .identifier, CVocabulary.isAttributeName(token(at: after).text),
-                  token(at: next(after)).isPunct("(") {
-                steps += 1
-                after = indexAfterGroup(next(after))
-            }
-            let following = token(at: after)
-            if following.kind == .atWord || following.isPunct("-") || following.isPunct("+")
-                || (following.newlineBefore && following.kind == .identifier) {
-                jump(to: after)
-                return []
-            }
+        if current.kind == .identifier, CVocabulary.isAttributeName(current.text), isPunct("(", 1), skipLeadingAttributeMacros() {
+            return []
         }
         return parseStatement().map { .statement($0) }
+    }
+
+    /// `API_AVAILABLE(ios(13.0)) NS_SWIFT_NAME(X)` before `@interface`, a method or a declaration on the next line.
+    private func skipLeadingAttributeMacros() -> Bool {
+        var after = indexAfterGroup(index(1))
+        var steps = 0
+        while steps < 16, token(at: after).kind == .identifier, CVocabulary.isAttributeName(token(at: after).text),
+              token(at: next(after)).isPunct("(") {
+            steps += 1
+            after = indexAfterGroup(next(after))
+        }
+        let following = token(at: after)
+        guard following.kind == .atWord || following.isPunct("-") || following.isPunct("+")
+            || (following.newlineBefore && following.kind == .identifier) else { return false }
+        jump(to: after)
+        return true
     }
 
     private func parseTopLevelAtWord() -> [CItem]? {
@@ -182,42 +193,64 @@ extension CFamilyParser {
         }
     }
 
+    private enum TopLevelKeyword {
+        case namespace, inlineNamespace, externLinkage, template, skipped, typedef
+    }
+
+    private func topLevelKeyword() -> TopLevelKeyword? {
+        switch peek().text {
+        case "namespace": return acceptsCXXDeclarations ? .namespace : nil
+        case "inline": return acceptsCXXDeclarations && isWord("namespace", 1) ? .inlineNamespace : nil
+        case "extern": return peek(1).kind == .string ? .externLinkage : nil
+        case "template": return acceptsCXXDeclarations ? .template : nil
+        case "using", "static_assert", "_Static_assert": return .skipped
+        case "typedef": return .typedef
+        default: return nil
+        }
+    }
+
     private func parseTopLevelWord() -> [CItem]? {
-        let current = peek()
-        switch current.text {
-        case "namespace" where acceptsCXXDeclarations:
+        guard let keyword = topLevelKeyword() else { return parseTopLevelMacroOrConstructor() }
+        switch keyword {
+        case .namespace:
             return parseNamespace()
-        case "inline" where acceptsCXXDeclarations && isWord("namespace", 1):
+        case .inlineNamespace:
             advance()
             return parseNamespace()
-        case "extern" where peek(1).kind == .string:
-            advance()
-            advance()
-            if isPunct("{") {
-                let open = advance()
-                let items = parseTopLevelItems(untilBrace: true)
-                if !accept("}") { diagnose(open.start, "unterminated extern block") }
-                return items
-            }
-            return parseTopLevelItem()
-        case "template" where acceptsCXXDeclarations:
+        case .externLinkage:
+            return parseExternLinkage()
+        case .template:
             advance()
             skipTemplateHeader()
             return parseTopLevelItem()
-        case "using", "static_assert", "_Static_assert":
+        case .skipped:
             recoverToStatementEnd()
             return []
-        case "typedef":
+        case .typedef:
             return parseTypedef().map { .declaration($0) }
-        default:
-            if CVocabulary.enumMacros.contains(current.text), isPunct("(", 1) {
-                return parseEnumMacro(start: current.start).map { [.declaration(.type($0))] } ?? []
-            }
-            if acceptsCXXDeclarations, let function = parseQualifiedConstructor() {
-                return [.declaration(.function(function))]
-            }
-            return nil
         }
+    }
+
+    private func parseTopLevelMacroOrConstructor() -> [CItem]? {
+        let current = peek()
+        if CVocabulary.enumMacros.contains(current.text), isPunct("(", 1) {
+            return parseEnumMacro(start: current.start).map { [.declaration(.type($0))] } ?? []
+        }
+        if acceptsCXXDeclarations, let function = parseQualifiedConstructor() {
+            return [.declaration(.function(function))]
+        }
+        return nil
+    }
+
+    /// `extern "C" { ... }` (flattened) or `extern "C"` before one declaration.
+    private func parseExternLinkage() -> [CItem] {
+        advance()
+        advance()
+        guard isPunct("{") else { return parseTopLevelItem() }
+        let open = advance()
+        let items = parseTopLevelItems(untilBrace: true)
+        if !accept("}") { diagnose(open.start, "unterminated extern block") }
+        return items
     }
 
     private func parseNamespace() -> [CItem] {
@@ -309,7 +342,8 @@ extension CFamilyParser {
                 cursor = token(at: following).isPunct("(") ? indexAfterGroup(following) : following
                 continue
             }
-            if ["struct", "union", "enum"].contains(word) || (acceptsCXXDeclarations && word == "class") {
+            if ["struct", "union", "enum"].contains(word)
+                || (acceptsCXXDeclarations && word == "class" && (cplusplus || token(at: following).kind == .identifier)) {
                 var tagCursor = following
                 var attributeSteps = 0
                 while attributeSteps < 8, token(at: tagCursor).kind == .identifier,
@@ -518,34 +552,12 @@ extension CFamilyParser {
                 recoverToStatementEnd()
                 return result
             }
-            let isConstant = scan.isConst || declarator.isConst
-            if let parameters = declarator.parameters {
-                let body = parseFunctionTail()
-                result.append(.function(FunctionDeclaration(
-                    name: declarator.name, fullName: declarator.qualifiedName, parameters: parameters, returnType: declarator.type,
-                    attributes: scan.attributes + declarator.attributes, modifiers: scan.modifiers,
-                    isStatic: context == .member && scan.modifiers.contains("static"), body: body,
-                    range: range(declarationStart, lastEnd), nameRange: declarator.nameRange)))
-                if body != nil { return result }
+            if declarator.parameters != nil {
+                let function = parseFunctionRest(declarator, scan, context, declarationStart)
+                result.append(.function(function))
+                if function.body != nil { return result }
             } else {
-                var initializer: Expression?
-                if accept("=") {
-                    initializer = isPunct("{") ? parseBraceList() : parseAssignment()
-                } else if cplusplus, isPunct("{") {
-                    initializer = parseBraceList()
-                } else if context == .member, isPunct(":") {
-                    advance()
-                    _ = parseAssignment()
-                } else if let arguments = declarator.constructorArguments {
-                    let typeName = tokens[scan.typeIndices.last ?? 0].text
-                    let callee = Expression(kind: .identifier(typeName), range: declarator.nameRange)
-                    initializer = Expression(kind: .call(callee: callee, arguments: arguments, isMessageSend: false),
-                                             range: range(declarator.nameRange.start.offset, lastEnd))
-                }
-                result.append(.variable(VariableDeclaration(
-                    name: declarator.name, type: declarator.type, initializer: initializer, isConstant: isConstant,
-                    isStatic: scan.modifiers.contains("static"), attributes: scan.modifiers + scan.attributes + declarator.attributes,
-                    accessors: [], range: range(declarationStart, lastEnd), nameRange: declarator.nameRange)))
+                result.append(.variable(parseVariableRest(declarator, scan, context, declarationStart)))
             }
             if accept(",") {
                 declarationStart = peek().start
@@ -556,6 +568,39 @@ extension CFamilyParser {
             return result
         }
         return result
+    }
+
+    private func parseFunctionRest(_ declarator: CDeclarator, _ scan: CDeclarationScan, _ context: CDeclarationContext,
+                                   _ start: Int) -> FunctionDeclaration {
+        let body = parseFunctionTail()
+        return FunctionDeclaration(
+            name: declarator.name, fullName: declarator.qualifiedName, parameters: declarator.parameters ?? [],
+            returnType: declarator.type, attributes: scan.attributes + declarator.attributes, modifiers: scan.modifiers,
+            isStatic: context == .member && scan.modifiers.contains("static"), body: body,
+            range: range(start, lastEnd), nameRange: declarator.nameRange)
+    }
+
+    private func parseVariableRest(_ declarator: CDeclarator, _ scan: CDeclarationScan, _ context: CDeclarationContext,
+                                   _ start: Int) -> VariableDeclaration {
+        var initializer: Expression?
+        if accept("=") {
+            initializer = isPunct("{") ? parseBraceList() : parseAssignment()
+        } else if cplusplus, isPunct("{") {
+            initializer = parseBraceList()
+        } else if context == .member, isPunct(":") {
+            advance()
+            _ = parseAssignment()
+        } else if declarator.hasConstructorArguments, accept("(") {
+            let arguments = parseCallArguments()
+            let typeName = scan.typeIndices.last.map { tokens[$0].text } ?? ""
+            let callee = Expression(kind: .identifier(typeName), range: declarator.nameRange)
+            initializer = Expression(kind: .call(callee: callee, arguments: arguments, isMessageSend: false),
+                                     range: range(declarator.nameRange.start.offset, lastEnd))
+        }
+        return VariableDeclaration(
+            name: declarator.name, type: declarator.type, initializer: initializer, isConstant: scan.isConst || declarator.isConst,
+            isStatic: scan.modifiers.contains("static"), attributes: scan.modifiers + scan.attributes + declarator.attributes,
+            accessors: [], range: range(start, lastEnd), nameRange: declarator.nameRange)
     }
 
     /// One declarator: pointers, the name (or `(^name)` / `(*name)`), array and parameter suffixes, attributes.
@@ -587,7 +632,7 @@ extension CFamilyParser {
         var nameStart = peek().start
         var nameEnd = nameStart
         var parameters: [Parameter]?
-        var constructorArguments: [Argument]?
+        var hasConstructorArguments = false
         var isPointerDeclarator = false
 
         if isPunct("("), isPunct("*", 1) || isPunct("^", 1) || isPunct("&", 1) {
@@ -616,15 +661,16 @@ extension CFamilyParser {
             while isPunct("[") { skipBalanced() }
             closeGroup(")")
             inner.append(")")
+            var suffix = ""
             if isPunct("(") {
                 let open = index()
                 let after = indexAfterGroup(open)
                 let indices = visibleIndices(open, after)
                 recordTypes(indices)
-                inner.append(contentsOf: indices.map { tokens[$0].text })
+                suffix = typeText(indices)
                 jump(to: after)
             }
-            type = type + " " + Self.joinTypePieces(inner)
+            type = type + " " + Self.joinTypePieces(inner) + suffix
         } else if peek().kind == .identifier {
             let nameToken = advance()
             name = nameToken.text
@@ -673,13 +719,13 @@ extension CFamilyParser {
             if isPunct("[") {
                 skipBalanced()
                 type += "[]"
-            } else if isPunct("("), parameters == nil, constructorArguments == nil, !isPointerDeclarator {
+            } else if isPunct("("), parameters == nil, !isPointerDeclarator {
                 if context == .statement, cplusplus {
-                    advance()
-                    constructorArguments = parseCallArguments()
-                } else {
-                    parameters = parseParameterList()
+                    // `Widget w(1, 2);`: arguments, parsed with the initializer.
+                    hasConstructorArguments = true
+                    break
                 }
+                parameters = parseParameterList()
             } else {
                 break
             }
@@ -717,7 +763,7 @@ extension CFamilyParser {
         let qualifiedName = (qualifiers + [name]).joined(separator: "::")
         return CDeclarator(name: name, qualifiedName: qualifiedName, nameRange: range(nameStart, max(nameEnd, nameStart)),
                            type: type, isConst: isConst, parameters: parameters,
-                           constructorArguments: constructorArguments, attributes: attributes)
+                           hasConstructorArguments: hasConstructorArguments, attributes: attributes)
     }
 
     /// After a function declarator: a C++ constructor initializer list, `= default`/`= 0`, then a body or `;`.
@@ -995,12 +1041,25 @@ extension CFamilyParser {
         return members
     }
 
+    private struct TagHeader {
+        var keyword: CToken
+        var name: String
+        var nameRange: SourceRange
+        var inherits: [String]
+        var kind: TypeKind
+    }
+
     /// `struct X { ... } x;`, `enum E : int { ... };`, `class C : public B { ... };` with any declarators after
     /// the body. With `typedefStart`, the first declarator names the type.
     func parseTagDefinitionItems(_ scan: CDeclarationScan, typedefStart: Int? = nil) -> [CItem] {
         guard let tagIndex = scan.tagIndex else { return [] }
-        let start = typedefStart ?? scan.start
         jump(to: tagIndex)
+        let header = parseTagHeader()
+        let members = parseTagBody(header)
+        return finishTagDefinition(scan, header, members, typedefStart: typedefStart)
+    }
+
+    private func parseTagHeader() -> TagHeader {
         let keyword = advance()
         var attributeSteps = 0
         while attributeSteps < 8, peek().kind == .identifier, CVocabulary.isAttributeName(peek().text), isPunct("(", 1) {
@@ -1010,7 +1069,7 @@ extension CFamilyParser {
         }
         var name = ""
         var nameRange = range(keyword.start, keyword.end)
-        if peek().kind == .identifier, !isPunct("{", 0) {
+        if peek().kind == .identifier {
             let nameToken = advance()
             name = nameToken.text
             nameRange = range(nameToken.start, nameToken.end)
@@ -1052,19 +1111,26 @@ extension CFamilyParser {
         case "class": kind = .class
         default: kind = .struct
         }
-        var members: [Declaration] = []
-        if isPunct("{") {
-            if kind == .enum {
-                members = parseEnumBody()
-            } else {
-                let open = advance()
-                members = parseRecordMembers(className: name, inClause: false)
-                if !accept("}") { diagnose(open.start, "unterminated '\(keyword.text)' body") }
-            }
-        }
+        return TagHeader(keyword: keyword, name: name, nameRange: nameRange, inherits: inherits, kind: kind)
+    }
+
+    private func parseTagBody(_ header: TagHeader) -> [Declaration] {
+        guard isPunct("{") else { return [] }
+        if header.kind == .enum { return parseEnumBody() }
+        let open = advance()
+        let members = parseRecordMembers(className: header.name, inClause: false)
+        if !accept("}") { diagnose(open.start, "unterminated '\(header.keyword.text)' body") }
+        return members
+    }
+
+    private func finishTagDefinition(_ scan: CDeclarationScan, _ header: TagHeader, _ members: [Declaration],
+                                     typedefStart: Int?) -> [CItem] {
+        let start = typedefStart ?? scan.start
         let bodyEnd = lastEnd
+        var name = header.name
+        var nameRange = header.nameRange
         var items: [CItem] = []
-        if let typedefStart {
+        if typedefStart != nil {
             // `typedef struct { ... } Name, *NameRef;`
             var steps = 0
             while steps < 8, isPunct("*") || (peek().kind == .identifier && CVocabulary.isNonTypeWord(peek().text)) {
@@ -1078,31 +1144,35 @@ extension CFamilyParser {
             }
             recoverToStatementEnd()
             if !name.isEmpty {
-                items.append(.declaration(.type(TypeDeclaration(kind: kind, name: name, inherits: inherits, attributes: [],
-                                                                members: members, range: range(typedefStart, bodyEnd),
-                                                                nameRange: nameRange))))
+                items.append(.declaration(.type(TypeDeclaration(kind: header.kind, name: name, inherits: header.inherits,
+                                                                attributes: [], members: members,
+                                                                range: range(start, bodyEnd), nameRange: nameRange))))
             }
             return items
         }
         if !name.isEmpty {
-            items.append(.declaration(.type(TypeDeclaration(kind: kind, name: name, inherits: inherits, attributes: [],
-                                                            members: members, range: range(start, bodyEnd), nameRange: nameRange))))
+            items.append(.declaration(.type(TypeDeclaration(kind: header.kind, name: name, inherits: header.inherits,
+                                                            attributes: [], members: members, range: range(start, bodyEnd),
+                                                            nameRange: nameRange))))
         }
         if accept(";") { return items }
         if peek().kind == .identifier || isPunct("*") || isPunct("&") {
-            let variables = CDeclarationScan(start: start, typeIndices: [tagIndex], modifiers: scan.modifiers,
+            // `struct point { ... } origin, *cursor;`
+            let keyword = header.keyword.text
+            let variables = CDeclarationScan(start: start, typeIndices: scan.tagIndex.map { [$0] } ?? [], modifiers: scan.modifiers,
                                              attributes: scan.attributes, isConst: scan.isConst, declaratorIndex: index(),
                                              tagIndex: nil)
-            let typeText = name.isEmpty ? keyword.text : keyword.text + " " + name
+            let typeText = name.isEmpty ? keyword : keyword + " " + name
             for declaration in parseDeclarators(variables, .topLevel) {
-                if case .variable(let variable) = declaration {
-                    items.append(.declaration(.variable(VariableDeclaration(
-                        name: variable.name, type: typeText + (variable.type.map { String($0.dropFirst(keyword.text.count)) } ?? ""),
-                        initializer: variable.initializer, isConstant: variable.isConstant, isStatic: variable.isStatic,
-                        attributes: variable.attributes, accessors: [], range: variable.range, nameRange: variable.nameRange))))
-                } else {
+                guard case .variable(let variable) = declaration else {
                     items.append(.declaration(declaration))
+                    continue
                 }
+                let pointers = variable.type.map { String($0.dropFirst(keyword.count)) } ?? ""
+                items.append(.declaration(.variable(VariableDeclaration(
+                    name: variable.name, type: typeText + pointers, initializer: variable.initializer,
+                    isConstant: variable.isConstant, isStatic: variable.isStatic, attributes: variable.attributes, accessors: [],
+                    range: variable.range, nameRange: variable.nameRange))))
             }
             return items
         }
@@ -1133,12 +1203,34 @@ extension CFamilyParser {
     }
 
     private func parseRecordMember(className: String) -> [Declaration] {
-        let current = peek()
         guard enter() else {
             recoverToStatementEnd()
             return []
         }
         defer { leave() }
+        if let handled = parseRecordMemberPrefix(className: className) { return handled }
+        if peek().kind == .identifier, let scan = scanDeclaration(.member) {
+            return parseMemberDeclaration(scan)
+        }
+        if isPunct("~"), isWord(className, 1), let destructor = parseInClassConstructor(className: className) {
+            return [.function(destructor)]
+        }
+        diagnose(peek().start, "unrecognised member")
+        recoverToStatementEnd()
+        return []
+    }
+
+    private func parseMemberDeclaration(_ scan: CDeclarationScan) -> [Declaration] {
+        guard scan.tagIndex != nil else { return parseDeclarators(scan, .member) }
+        return parseTagDefinitionItems(scan).compactMap { item in
+            if case .declaration(let declaration) = item { return declaration }
+            return nil
+        }
+    }
+
+    /// Access specifiers, `friend`/`using`/`typedef`, templates and constructors; nil for ordinary declarations.
+    private func parseRecordMemberPrefix(className: String) -> [Declaration]? {
+        let current = peek()
         if skipLineAloneMacro() { return [] }
         if current.isPunct(";") {
             advance()
@@ -1149,48 +1241,32 @@ extension CFamilyParser {
             advance()
             return []
         }
-        if current.kind == .identifier {
-            if ["public", "private", "protected", "signals", "slots"].contains(current.text), isPunct(":", 1) {
-                advance()
-                advance()
-                return []
-            }
-            if ["public", "private", "protected", "Q_SLOTS"].contains(current.text), isWord("slots", 1) || peek(1).kind == .identifier,
-               isPunct(":", 2) {
-                advance()
-                advance()
-                advance()
-                return []
-            }
-            switch current.text {
-            case "friend", "using", "typedef", "static_assert", "_Static_assert":
-                if current.text == "typedef" { return parseTypedef() }
-                recoverToStatementEnd()
-                return []
-            case "template":
-                advance()
-                skipTemplateHeader()
-                return parseRecordMember(className: className)
-            default:
-                break
-            }
+        guard current.kind == .identifier else { return nil }
+        if ["public", "private", "protected", "signals", "slots"].contains(current.text), isPunct(":", 1) {
+            advance()
+            advance()
+            return []
+        }
+        if ["public", "private", "protected", "Q_SLOTS"].contains(current.text), peek(1).kind == .identifier, isPunct(":", 2) {
+            advance()
+            advance()
+            advance()
+            return []
+        }
+        switch current.text {
+        case "typedef":
+            return parseTypedef()
+        case "friend", "using", "static_assert", "_Static_assert":
+            recoverToStatementEnd()
+            return []
+        case "template":
+            advance()
+            skipTemplateHeader()
+            return parseRecordMember(className: className)
+        default:
             if let constructor = parseInClassConstructor(className: className) { return [.function(constructor)] }
-            if let scan = scanDeclaration(.member) {
-                if scan.tagIndex != nil {
-                    return parseTagDefinitionItems(scan).compactMap { item in
-                        if case .declaration(let declaration) = item { return declaration }
-                        return nil
-                    }
-                }
-                return parseDeclarators(scan, .member)
-            }
+            return nil
         }
-        if current.isPunct("~"), peek(1).isWord(className), let destructor = parseInClassConstructor(className: className) {
-            return [.function(destructor)]
-        }
-        diagnose(current.start, "unrecognised member")
-        recoverToStatementEnd()
-        return []
     }
 
     /// `Foo(int x) : a(x) { }`, `explicit Foo(...)`, `virtual ~Foo()` inside `class Foo`.

@@ -76,45 +76,70 @@ extension CFamilyParser {
         return lhs
     }
 
-    func parseUnary() -> Expression {
-        guard enter() else { return skipAtDepthLimit() }
-        defer { leave() }
+    private enum UnaryForm {
+        case prefixOperator, parenthesis, keyword, operand
+    }
+
+    private func unaryForm() -> UnaryForm {
         let current = peek()
-        let start = current.start
         switch current.kind {
         case .punct:
             switch current.text {
-            case "!", "-", "+", "~", "*", "&", "++", "--", "&&":
-                advance()
-                let operand = parseUnary()
-                return Expression(kind: .prefix(op: current.text, operand: operand), range: rangeFrom(start))
-            case "(":
-                if let cast = parseCastIfPresent() { return cast }
-            default:
-                break
+            case "!", "-", "+", "~", "*", "&", "++", "--", "&&": return .prefixOperator
+            case "(": return .parenthesis
+            default: return .operand
             }
         case .identifier:
             switch current.text {
-            case "sizeof", "alignof", "_Alignof", "__alignof__", "__alignof":
-                return parseSizeof()
-            case "new" where cplusplus:
-                return parseNew()
-            case "delete" where cplusplus, "throw" where cplusplus, "co_await" where cplusplus:
-                advance()
-                if isPunct("["), isPunct("]", 1) {
-                    advance()
-                    advance()
-                }
-                if current.text == "throw", isPunct(";") || isPunct(")") { return unknown(start) }
-                let operand = parseUnary()
-                return Expression(kind: .prefix(op: current.text, operand: operand), range: rangeFrom(start))
-            default:
-                break
+            case "sizeof", "alignof", "_Alignof", "__alignof__", "__alignof": return .keyword
+            case "new", "delete", "throw", "co_await": return cplusplus ? .keyword : .operand
+            default: return .operand
             }
         default:
-            break
+            return .operand
         }
-        return parsePostfix(parsePrimary())
+    }
+
+    /// Kept small: every nesting level of an expression passes through here (see `maxDepth`).
+    func parseUnary() -> Expression {
+        guard enter() else { return skipAtDepthLimit() }
+        defer { leave() }
+        switch unaryForm() {
+        case .prefixOperator:
+            return parsePrefixOperation()
+        case .parenthesis:
+            if let cast = parseCastIfPresent() { return cast }
+            return parsePostfix(parsePrimary())
+        case .keyword:
+            return parseUnaryKeyword()
+        case .operand:
+            return parsePostfix(parsePrimary())
+        }
+    }
+
+    private func parsePrefixOperation() -> Expression {
+        let operatorToken = advance()
+        let operand = parseUnary()
+        return Expression(kind: .prefix(op: operatorToken.text, operand: operand), range: rangeFrom(operatorToken.start))
+    }
+
+    private func parseUnaryKeyword() -> Expression {
+        let current = peek()
+        switch current.text {
+        case "sizeof", "alignof", "_Alignof", "__alignof__", "__alignof":
+            return parseSizeof()
+        case "new":
+            return parseNew()
+        default:
+            advance()
+            if isPunct("["), isPunct("]", 1) {
+                advance()
+                advance()
+            }
+            if current.text == "throw", isPunct(";") || isPunct(")") { return unknown(current.start) }
+            let operand = parseUnary()
+            return Expression(kind: .prefix(op: current.text, operand: operand), range: rangeFrom(current.start))
+        }
     }
 
     func skipAtDepthLimit() -> Expression {
@@ -155,51 +180,74 @@ extension CFamilyParser {
 
     // MARK: Postfix
 
+    private enum PostfixForm {
+        case member, subscriptAccess, call, increment, none
+    }
+
+    private func postfixForm() -> PostfixForm {
+        let current = peek()
+        guard current.kind == .punct else { return .none }
+        switch current.text {
+        case ".", "->": return .member
+        case "[": return .subscriptAccess
+        case "(": return .call
+        case "++", "--": return .increment
+        default: return .none
+        }
+    }
+
     func parsePostfix(_ base: Expression) -> Expression {
         var expression = base
-        let start = base.range.start.offset
-        loop: while true {
-            let current = peek()
-            guard current.kind == .punct else { break }
-            switch current.text {
-            case ".", "->":
-                let name = peek(1)
-                guard name.kind == .identifier else {
-                    if cplusplus, name.isPunct("~") {
-                        advance()
-                        advance()
-                        if peek().kind == .identifier {
-                            let destructor = advance()
-                            expression = Expression(kind: .member(base: expression, name: "~" + destructor.text),
-                                                    range: rangeFrom(start))
-                            continue
-                        }
-                    }
-                    diagnose(name.start, "expected member name")
-                    break loop
-                }
-                advance()
-                advance()
-                expression = Expression(kind: .member(base: expression, name: name.text), range: rangeFrom(start))
-            case "[":
-                advance()
-                let subscriptIndex = parseExpression(allowComma: true)
-                closeGroup("]")
-                expression = Expression(kind: .subscriptAccess(base: expression, arguments: [Argument(label: nil, value: subscriptIndex)]),
-                                        range: rangeFrom(start))
-            case "(":
-                advance()
-                let arguments = parseCallArguments()
-                expression = Expression(kind: .call(callee: expression, arguments: arguments, isMessageSend: false),
-                                        range: rangeFrom(start))
-            case "++", "--":
-                advance()
-                expression = Expression(kind: .postfix(op: current.text, operand: expression), range: rangeFrom(start))
-            default:
-                break loop
+        while true {
+            let next: Expression?
+            switch postfixForm() {
+            case .member: next = applyMember(to: expression)
+            case .subscriptAccess: next = applySubscript(to: expression)
+            case .call: next = applyCall(to: expression)
+            case .increment: next = applyIncrement(to: expression)
+            case .none: next = nil
             }
+            guard let next else { return expression }
+            expression = next
         }
-        return expression
+    }
+
+    private func applyMember(to base: Expression) -> Expression? {
+        let start = base.range.start.offset
+        let name = peek(1)
+        if name.kind == .identifier {
+            advance()
+            advance()
+            return Expression(kind: .member(base: base, name: name.text), range: rangeFrom(start))
+        }
+        if cplusplus, name.isPunct("~"), peek(2).kind == .identifier {
+            advance()
+            advance()
+            let destructor = advance()
+            return Expression(kind: .member(base: base, name: "~" + destructor.text), range: rangeFrom(start))
+        }
+        diagnose(name.start, "expected member name")
+        return nil
+    }
+
+    private func applySubscript(to base: Expression) -> Expression {
+        advance()
+        let subscriptIndex = parseExpression(allowComma: true)
+        closeGroup("]")
+        return Expression(kind: .subscriptAccess(base: base, arguments: [Argument(label: nil, value: subscriptIndex)]),
+                          range: rangeFrom(base.range.start.offset))
+    }
+
+    private func applyCall(to callee: Expression) -> Expression {
+        advance()
+        let arguments = parseCallArguments()
+        return Expression(kind: .call(callee: callee, arguments: arguments, isMessageSend: false),
+                          range: rangeFrom(callee.range.start.offset))
+    }
+
+    private func applyIncrement(to operand: Expression) -> Expression {
+        let operatorToken = advance()
+        return Expression(kind: .postfix(op: operatorToken.text, operand: operand), range: rangeFrom(operand.range.start.offset))
     }
 
     /// Arguments after an already consumed `(`, through the `)`.
@@ -217,40 +265,63 @@ extension CFamilyParser {
 
     // MARK: Primary
 
-    func parsePrimary() -> Expression {
+    private enum PrimaryForm {
+        case identifier, number, string, character, atWord, parenthesis, bracket, atLiteral, block, braces, globalName,
+             invalid
+    }
+
+    private func primaryForm() -> PrimaryForm {
         let current = peek()
-        let start = current.start
         switch current.kind {
-        case .identifier:
-            return parseIdentifierPrimary()
-        case .number:
-            advance()
-            return makeExpression(Self.isFloatLiteral(current.text) ? .floatLiteral(current.text) : .integerLiteral(current.text), start)
-        case .string:
-            return parseStringLiterals()
-        case .character:
-            advance()
-            return makeExpression(.integerLiteral(current.text), start)
-        case .atWord:
-            return parseAtWord()
+        case .identifier: return .identifier
+        case .number: return .number
+        case .string: return .string
+        case .character: return .character
+        case .atWord: return .atWord
         case .punct:
             switch current.text {
-            case "(": return parseParenthesized()
-            case "[": return parseBracket()
-            case "@": return parseAtLiteral()
-            case "^": return parseBlockLiteral()
-            case "{": return parseBraceList()
-            case "::" where cplusplus:
-                advance()
-                if peek().kind == .identifier { return parseIdentifierPrimary() }
-            default:
-                break
+            case "(": return .parenthesis
+            case "[": return .bracket
+            case "@": return .atLiteral
+            case "^": return .block
+            case "{": return .braces
+            case "::": return cplusplus && peek(1).kind == .identifier ? .globalName : .invalid
+            default: return .invalid
             }
-        default:
-            break
+        case .directive, .eof:
+            return .invalid
         }
-        diagnose(start, current.kind == .eof ? "unexpected end of input" : "expected expression")
-        return Expression(kind: .unknown(""), range: range(start, start))
+    }
+
+    func parsePrimary() -> Expression {
+        switch primaryForm() {
+        case .identifier: return parseIdentifierPrimary()
+        case .number, .character: return parseNumberOrCharacter()
+        case .string: return parseStringLiterals()
+        case .atWord: return parseAtWord()
+        case .parenthesis: return parseParenthesized()
+        case .bracket: return parseBracket()
+        case .atLiteral: return parseAtLiteral()
+        case .block: return parseBlockLiteral()
+        case .braces: return parseBraceList()
+        case .globalName:
+            advance()
+            return parseIdentifierPrimary()
+        case .invalid: return missingExpression()
+        }
+    }
+
+    private func parseNumberOrCharacter() -> Expression {
+        let current = advance()
+        if current.kind == .character { return makeExpression(.integerLiteral(current.text), current.start) }
+        return makeExpression(Self.isFloatLiteral(current.text) ? .floatLiteral(current.text) : .integerLiteral(current.text),
+                              current.start)
+    }
+
+    private func missingExpression() -> Expression {
+        let current = peek()
+        diagnose(current.start, current.kind == .eof ? "unexpected end of input" : "expected expression")
+        return Expression(kind: .unknown(""), range: range(current.start, current.start))
     }
 
     static func isFloatLiteral(_ text: String) -> Bool {
@@ -270,19 +341,7 @@ extension CFamilyParser {
         case "nil", "NULL", "Nil", "nullptr", "__null":
             return makeExpression(.nilLiteral, start)
         case "static_cast", "dynamic_cast", "reinterpret_cast", "const_cast":
-            if cplusplus, let after = scanAngleArguments(index()) {
-                let inner = visibleIndices(next(index()), after).dropLast()
-                jump(to: after)
-                let indices = Array(inner)
-                recordTypes(indices)
-                let type = typeText(indices)
-                if accept("(") {
-                    let operand = parseExpression(allowComma: true)
-                    closeGroup(")")
-                    return makeExpression(.cast(operand: operand, type: type, op: word.text), start)
-                }
-                return unknown(start)
-            }
+            if cplusplus, let after = scanAngleArguments(index()) { return parseNamedCast(word, typeEnd: after) }
         default:
             break
         }
@@ -316,6 +375,17 @@ extension CFamilyParser {
             break
         }
         return expression
+    }
+
+    private func parseNamedCast(_ word: CToken, typeEnd after: Int) -> Expression {
+        let indices = Array(visibleIndices(next(index()), after).dropLast())
+        jump(to: after)
+        recordTypes(indices)
+        let type = typeText(indices)
+        guard accept("(") else { return unknown(word.start) }
+        let operand = parseExpression(allowComma: true)
+        closeGroup(")")
+        return makeExpression(.cast(operand: operand, type: type, op: word.text), word.start)
     }
 
     // MARK: Literals
@@ -470,53 +540,62 @@ extension CFamilyParser {
 
     /// `@"..."`, `@[...]`, `@{...}`, `@(...)`, `@42`.
     func parseAtLiteral() -> Expression {
-        let start = peek().start
         let following = peek(1)
         if following.kind == .string { return parseStringLiterals() }
-        advance()
+        let start = advance().start
         switch following.kind {
         case .number, .character:
-            let literal = parsePrimary()
-            return makeExpression(.wrapped(op: "@", operand: literal), start)
+            return parseBoxed(start)
         case .punct:
             switch following.text {
-            case "[":
-                advance()
-                var elements: [Expression] = []
-                while !isPunct("]"), !atEnd {
-                    elements.append(parseAssignment())
-                    if !accept(",") { break }
-                }
-                closeGroup("]")
-                return makeExpression(.arrayLiteral(elements), start)
-            case "{":
-                advance()
-                var pairs: [(key: Expression, value: Expression)] = []
-                while !isPunct("}"), !atEnd {
-                    let key = parseAssignment()
-                    guard expect(":", "in dictionary literal") else { break }
-                    let value = parseAssignment()
-                    pairs.append((key, value))
-                    if !accept(",") { break }
-                }
-                closeGroup("}")
-                return makeExpression(.dictionaryLiteral(pairs), start)
-            case "(":
-                advance()
-                let inner = parseExpression(allowComma: true)
-                closeGroup(")")
-                return makeExpression(.wrapped(op: "@", operand: inner), start)
-            case "-", "+":
-                let inner = parseUnary()
-                return makeExpression(.wrapped(op: "@", operand: inner), start)
-            default:
-                break
+            case "[": return parseArrayLiteral(start)
+            case "{": return parseDictionaryLiteral(start)
+            case "(": return parseBoxedExpression(start)
+            case "-", "+": return parseBoxed(start)
+            default: break
             }
         default:
             break
         }
         diagnose(start, "unexpected '@'")
         return unknown(start)
+    }
+
+    private func parseBoxed(_ start: Int) -> Expression {
+        let literal = parseUnary()
+        return makeExpression(.wrapped(op: "@", operand: literal), start)
+    }
+
+    private func parseBoxedExpression(_ start: Int) -> Expression {
+        advance()
+        let inner = parseExpression(allowComma: true)
+        closeGroup(")")
+        return makeExpression(.wrapped(op: "@", operand: inner), start)
+    }
+
+    private func parseArrayLiteral(_ start: Int) -> Expression {
+        advance()
+        var elements: [Expression] = []
+        while !isPunct("]"), !atEnd {
+            elements.append(parseAssignment())
+            if !accept(",") { break }
+        }
+        closeGroup("]")
+        return makeExpression(.arrayLiteral(elements), start)
+    }
+
+    private func parseDictionaryLiteral(_ start: Int) -> Expression {
+        advance()
+        var pairs: [(key: Expression, value: Expression)] = []
+        while !isPunct("}"), !atEnd {
+            let key = parseAssignment()
+            guard expect(":", "in dictionary literal") else { break }
+            let value = parseAssignment()
+            pairs.append((key, value))
+            if !accept(",") { break }
+        }
+        closeGroup("}")
+        return makeExpression(.dictionaryLiteral(pairs), start)
     }
 
     /// A brace initializer `{1, 2, .x = 3}` as an array literal of its values.
@@ -605,7 +684,8 @@ extension CFamilyParser {
         return nil
     }
 
-    func parseCastIfPresent() -> Expression? {
+    /// The type tokens of a cast at the cursor and the index after its `)`, or nil for a parenthesised expression.
+    private func castCandidate() -> (indices: [Int], after: Int)? {
         guard let (indices, after) = parenthesizedTypeIndices(), let firstRaw = indices.first, let lastRaw = indices.last else {
             return nil
         }
@@ -649,11 +729,15 @@ extension CFamilyParser {
         default:
             startsOperand = false
         }
-        guard startsOperand else { return nil }
+        return startsOperand ? (indices, after) : nil
+    }
+
+    func parseCastIfPresent() -> Expression? {
+        guard let candidate = castCandidate() else { return nil }
         let start = advance().start
-        jump(to: after)
-        recordTypes(indices)
-        let type = typeText(indices)
+        jump(to: candidate.after)
+        recordTypes(candidate.indices)
+        let type = typeText(candidate.indices)
         let operand = isPunct("{") ? parseBraceList() : parseUnary()
         return makeExpression(.cast(operand: operand, type: type, op: "()"), start)
     }
@@ -733,13 +817,27 @@ extension CFamilyParser {
 
     func parseBracket() -> Expression {
         if cplusplus, looksLikeLambda() { return parseLambda() }
+        return parseMessageSend()
+    }
+
+    private func parseMessageSend() -> Expression {
         let start = advance().start
         if isPunct("]") {
             advance()
             return unknown(start)
         }
-        let receiver: Expression
+        let receiver = parseMessageReceiver()
+        guard let selector = parseSelector(receiver: receiver) else {
+            closeGroup("]")
+            return unknown(start)
+        }
+        closeGroup("]")
+        return makeExpression(.call(callee: selector.callee, arguments: selector.arguments, isMessageSend: true), start)
+    }
+
+    private func parseMessageReceiver() -> Expression {
         let first = peek()
+        let receiver: Expression
         if first.kind == .identifier, isPunct("<", 1), let after = scanAngleArguments(index(1)),
            token(at: after).kind == .identifier {
             // `[NSMutableArray<NSString *> array]`
@@ -753,47 +851,52 @@ extension CFamilyParser {
         if case .identifier(let name) = receiver.kind, CVocabulary.startsUppercase(name) {
             recordType(name: name, start: receiver.range.start.offset, end: receiver.range.end.offset)
         }
+        return receiver
+    }
+
+    /// The selector pieces and arguments of a message send, up to (not including) the `]`.
+    private func parseSelector(receiver: Expression) -> (callee: Expression, arguments: [Argument])? {
         var pieces: [String] = []
         var arguments: [Argument] = []
         var selectorEnd = receiver.range.end.offset
-        var unarySelector: String?
-        while true {
-            let current = peek()
-            let label: String
-            if current.kind == .identifier, isPunct(":", 1) {
-                label = current.text
-                advance()
-                selectorEnd = lastEnd
-                advance()
-            } else if current.isPunct(":") {
-                label = ""
-                advance()
-                selectorEnd = lastEnd
-            } else {
-                break
-            }
+        while let label = parseSelectorLabel() {
+            selectorEnd = lastEnd
             let value = parseAssignment()
             pieces.append(label)
             arguments.append(Argument(label: label.isEmpty ? nil : label, value: value))
         }
+        let selector: String
         if pieces.isEmpty {
             let current = peek()
             guard current.kind == .identifier else {
                 diagnose(current.start, "expected selector in message send")
-                closeGroup("]")
-                return unknown(start)
+                return nil
             }
             advance()
             selectorEnd = lastEnd
-            unarySelector = current.text
+            selector = current.text
         } else {
             while accept(",") { arguments.append(Argument(label: nil, value: parseAssignment())) }
+            selector = pieces.map { $0 + ":" }.joined()
         }
-        closeGroup("]")
-        let selector = unarySelector ?? pieces.map { $0 + ":" }.joined()
         let callee = Expression(kind: .member(base: receiver, name: selector),
                                 range: range(receiver.range.start.offset, selectorEnd))
-        return makeExpression(.call(callee: callee, arguments: arguments, isMessageSend: true), start)
+        return (callee, arguments)
+    }
+
+    /// `label:` or a bare `:`; nil when the next tokens are not a selector piece.
+    private func parseSelectorLabel() -> String? {
+        let current = peek()
+        if current.kind == .identifier, isPunct(":", 1) {
+            advance()
+            advance()
+            return current.text
+        }
+        if current.isPunct(":") {
+            advance()
+            return ""
+        }
+        return nil
     }
 
     /// In C++ modes, `[` that opens a lambda capture list rather than a message send.
@@ -829,6 +932,17 @@ extension CFamilyParser {
     /// `^{ ... }`, `^(NSData *d) { ... }`, `^BOOL(id x) { ... }`.
     func parseBlockLiteral() -> Expression {
         let start = advance().start
+        let parameters = parseBlockSignature()
+        guard isPunct("{") else {
+            diagnose(peek().start, "expected block body")
+            return unknown(start)
+        }
+        let body = parseBlock()
+        return makeExpression(.closure(parameters: parameters, body: body), start)
+    }
+
+    /// Return type, parameter names and attributes between `^` and `{`.
+    private func parseBlockSignature() -> [String] {
         var returnType: [Int] = []
         var steps = 0
         while !isPunct("("), !isPunct("{"), steps < 32 {
@@ -850,11 +964,6 @@ extension CFamilyParser {
             advance()
             if isPunct("(") { skipBalanced() }
         }
-        guard isPunct("{") else {
-            diagnose(peek().start, "expected block body")
-            return unknown(start)
-        }
-        let body = parseBlock()
-        return makeExpression(.closure(parameters: parameters, body: body), start)
+        return parameters
     }
 }

@@ -13,7 +13,7 @@ public enum CFamilyFrontEnd {
         lexer.tokenize()
         var problems = lexer.problems
         let tokens = CConditionalResolver.resolve(lexer.tokens, problems: &problems)
-        let lines = LineTable(source)
+        let lines = CLineIndex(bytes)
         let parser = CFamilyParser(bytes: bytes, tokens: tokens, lines: lines, language: language)
         for problem in problems.sorted(by: { $0.offset < $1.offset }) { parser.diagnose(problem.offset, problem.message) }
 

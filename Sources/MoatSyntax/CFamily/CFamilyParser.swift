@@ -8,7 +8,7 @@
 final class CFamilyParser {
     let bytes: [UInt8]
     let tokens: [CToken]
-    let lines: LineTable
+    let lines: CLineIndex
     let language: SourceLanguage
     let cplusplus: Bool
 
@@ -19,7 +19,7 @@ final class CFamilyParser {
     /// End offset of the last consumed token.
     var lastEnd = 0
     var depth = 0
-    static let maxDepth = 192
+    static let maxDepth = 100
 
     var diagnostics: [String] = []
     private var droppedDiagnostics = 0
@@ -28,7 +28,7 @@ final class CFamilyParser {
     /// Statements found where only declarations belong (inside `@implementation`); kept at file scope.
     var strayStatements: [Statement] = []
 
-    init(bytes: [UInt8], tokens: [CToken], lines: LineTable, language: SourceLanguage) {
+    init(bytes: [UInt8], tokens: [CToken], lines: CLineIndex, language: SourceLanguage) {
         self.bytes = bytes
         self.tokens = tokens
         self.lines = lines
@@ -118,7 +118,9 @@ final class CFamilyParser {
 
     // MARK: Positions and text
 
-    func range(_ start: Int, _ end: Int) -> SourceRange { lines.range(start, max(start, end)) }
+    func range(_ start: Int, _ end: Int) -> SourceRange {
+        SourceRange(start: lines.position(start), end: lines.position(max(start, end)))
+    }
 
     func rangeFrom(_ start: Int) -> SourceRange { range(start, lastEnd) }
 
@@ -450,5 +452,44 @@ final class CFamilyParser {
             collected.append(raw)
             advance()
         }
+    }
+}
+
+/// UTF-8 offset → 1-based line and column, as `CodeFile.position(ofOffset:)` computes them. Nodes are built
+/// mostly in source order, so the line of the previous lookup is tried first.
+final class CLineIndex {
+    private let starts: [Int]
+    private var hint = 0
+
+    init(_ bytes: [UInt8]) {
+        var starts = [0]
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
+        self.starts = starts
+    }
+
+    func position(_ offset: Int) -> SourcePosition {
+        let line = lineIndex(offset)
+        return SourcePosition(line: line + 1, column: offset - starts[line] + 1, offset: offset)
+    }
+
+    func range(_ start: Int, _ end: Int) -> SourceRange {
+        SourceRange(start: position(start), end: position(end))
+    }
+
+    private func lineIndex(_ offset: Int) -> Int {
+        let count = starts.count
+        if hint < count, starts[hint] <= offset, hint + 1 >= count || offset < starts[hint + 1] { return hint }
+        if hint + 1 < count, starts[hint + 1] <= offset, hint + 2 >= count || offset < starts[hint + 2] {
+            hint += 1
+            return hint
+        }
+        var low = 0
+        var high = count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        hint = low
+        return low
     }
 }

@@ -18,23 +18,27 @@ extension CFamilyParser {
     /// Statements up to a `}` (not consumed) or the end of the visible tokens.
     func parseStatementList(untilBrace: Bool) -> [Statement] {
         var statements: [Statement] = []
-        while true {
-            if pos < limit, tokens[pos].kind == .directive {
-                if let block = parseConditionalGroup({ $0.parseStatementList(untilBrace: false) }) {
-                    statements.append(Statement(kind: .conditional(block), range: block.range))
-                }
-                continue
-            }
-            let current = peek()
-            if current.kind == .eof || current.isPunct("}") { break }
-            let before = pos
-            statements.append(contentsOf: parseStatement())
-            if pos == before {
-                diagnose(current.start, "unexpected '\(sourceText(current.start, current.end, maximum: 16))'")
-                advance()
-            }
-        }
+        while parseStatementListItem(into: &statements) {}
         return statements
+    }
+
+    /// One step of a statement list; false at its end.
+    private func parseStatementListItem(into statements: inout [Statement]) -> Bool {
+        if pos < limit, tokens[pos].kind == .directive {
+            if let block = parseConditionalGroup({ $0.parseStatementList(untilBrace: false) }) {
+                statements.append(Statement(kind: .conditional(block), range: block.range))
+            }
+            return true
+        }
+        let current = peek()
+        if current.kind == .eof || current.isPunct("}") { return false }
+        let before = pos
+        statements.append(contentsOf: parseStatement())
+        if pos == before {
+            diagnose(current.start, "unexpected '\(sourceText(current.start, current.end, maximum: 16))'")
+            advance()
+        }
+        return true
     }
 
     /// At a raw conditional directive: parses a structural `#if` group clause by clause with `parseClause`,
@@ -87,47 +91,82 @@ extension CFamilyParser {
         return true
     }
 
-    func parseStatement() -> [Statement] {
+    private enum StatementForm {
+        case block, empty, atWord, word, other
+    }
+
+    private func statementForm() -> StatementForm {
         let current = peek()
-        let start = current.start
-        guard enter() else {
-            diagnose(start, "statement nested too deeply")
-            recoverToStatementEnd()
-            return lastEnd > start ? [Statement(kind: .other(sourceText(start, lastEnd)), range: rangeFrom(start))] : []
-        }
-        defer { leave() }
-        if skipLineAloneMacro() { return [] }
         switch current.kind {
         case .punct:
-            if current.isPunct("{") {
-                let block = parseBlock()
-                return [Statement(kind: .block(block), range: block.range)]
-            }
-            if current.isPunct(";") {
-                advance()
-                return []
-            }
+            if current.isPunct("{") { return .block }
+            if current.isPunct(";") { return .empty }
+            return .other
+        case .atWord: return .atWord
+        case .identifier: return .word
+        default: return .other
+        }
+    }
+
+    /// Kept small: every nesting level of statements passes through here (see `maxDepth`).
+    func parseStatement() -> [Statement] {
+        guard enter() else { return skipStatementAtDepthLimit() }
+        defer { leave() }
+        if skipLineAloneMacro() { return [] }
+        switch statementForm() {
+        case .block:
+            let block = parseBlock()
+            return [Statement(kind: .block(block), range: block.range)]
+        case .empty:
+            advance()
+            return []
         case .atWord:
             if let statement = parseAtStatement() { return [statement] }
-        case .identifier:
+        case .word:
             if let statements = parseKeywordStatement() { return statements }
-        default:
+            if let statements = parseDeclarationStatement() { return statements }
+        case .other:
             break
         }
-        if current.kind == .identifier, let scan = scanDeclaration(.statement) {
-            if scan.tagIndex != nil {
-                return parseTagDefinitionItems(scan).compactMap { item in
-                    switch item {
-                    case .declaration(let declaration):
-                        return Self.statement(from: declaration)
-                    case .statement(let statement):
-                        return statement
-                    }
+        return parseExpressionOrSkip()
+    }
+
+    private func skipStatementAtDepthLimit() -> [Statement] {
+        let start = peek().start
+        diagnose(start, "statement nested too deeply")
+        recoverToStatementEnd()
+        return lastEnd > start ? [Statement(kind: .other(sourceText(start, lastEnd)), range: rangeFrom(start))] : []
+    }
+
+    private func parseDeclarationStatement() -> [Statement]? {
+        guard let scan = scanDeclaration(.statement) else { return nil }
+        if scan.tagIndex != nil {
+            return parseTagDefinitionItems(scan).map { item in
+                switch item {
+                case .declaration(let declaration): return Self.statement(from: declaration)
+                case .statement(let statement): return statement
                 }
             }
-            return parseDeclarators(scan, .statement).map(Self.statement(from:))
+        }
+        return parseDeclarators(scan, .statement).map(Self.statement(from:))
+    }
+
+    private func parseExpressionOrSkip() -> [Statement] {
+        let current = peek()
+        guard canStartExpression(current) else {
+            diagnose(current.start, "unexpected '\(sourceText(current.start, current.end, maximum: 16))'")
+            advance()
+            return []
         }
         return [parseExpressionStatement()]
+    }
+
+    func canStartExpression(_ token: CToken) -> Bool {
+        switch token.kind {
+        case .identifier, .number, .string, .character, .atWord: return true
+        case .punct: return ["(", "[", "@", "^", "{", "!", "-", "+", "~", "*", "&", "++", "--", "&&", "::"].contains(token.text)
+        case .directive, .eof: return false
+        }
     }
 
     static func statement(from declaration: Declaration) -> Statement {
@@ -202,88 +241,117 @@ extension CFamilyParser {
 
     // MARK: Keyword statements
 
+    private enum StatementKeyword {
+        case ifKeyword, forKeyword, whileKeyword, doKeyword, switchKeyword, returnKeyword, jump, label, elseKeyword,
+             tryKeyword, throwKeyword, typedefKeyword, assembly, skipped
+    }
+
+    private static let statementKeywordTable: [String: StatementKeyword] = [
+        "if": .ifKeyword, "for": .forKeyword, "while": .whileKeyword, "do": .doKeyword, "switch": .switchKeyword,
+        "return": .returnKeyword, "break": .jump, "continue": .jump, "goto": .jump, "case": .label, "default": .label,
+        "else": .elseKeyword, "try": .tryKeyword, "throw": .throwKeyword, "typedef": .typedefKeyword, "asm": .assembly,
+        "__asm__": .assembly, "__asm": .assembly, "using": .skipped, "namespace": .skipped, "static_assert": .skipped,
+        "_Static_assert": .skipped, "template": .skipped,
+    ]
+
     /// Statements introduced by a word; nil when the word starts a declaration or an expression.
     func parseKeywordStatement() -> [Statement]? {
-        let current = peek()
-        let start = current.start
-        switch current.text {
-        case "if":
-            return [parseIf()]
-        case "for":
-            return [parseFor()]
-        case "while":
-            advance()
-            let conditions = parseParenthesizedCondition()
-            let body = parseBranch()
-            return [Statement(kind: .loop(header: conditions.flatMap(\.expressions), variables: [], body: body), range: rangeFrom(start))]
-        case "do":
-            advance()
-            let body = parseBranch()
-            var header: [Expression] = []
-            if isWord("while") {
-                advance()
-                header = parseParenthesizedCondition().flatMap(\.expressions)
-            } else {
-                diagnose(peek().start, "expected 'while' after do body")
-            }
-            let end = lastEnd
-            finishStatement(start: start)
-            return [Statement(kind: .loop(header: header, variables: [], body: body), range: range(start, end))]
-        case "switch":
-            return [parseSwitch()]
-        case "return":
-            advance()
-            let value: Expression? = isPunct(";") || isPunct("}") ? nil : parseExpression(allowComma: true)
-            let end = lastEnd
-            finishStatement(start: start)
-            return [Statement(kind: .returnStatement(value), range: range(start, end))]
-        case "break", "continue":
-            advance()
-            finishStatement(start: start)
-            return [Statement(kind: .other(current.text), range: range(start, current.end))]
-        case "goto":
-            advance()
-            if peek().kind == .identifier { advance() }
-            let end = lastEnd
-            finishStatement(start: start)
-            return [Statement(kind: .other(sourceText(start, end)), range: range(start, end))]
-        case "case", "default":
-            // A label outside a switch body: skip it.
-            diagnose(start, "'\(current.text)' outside switch")
-            advance()
-            if current.text == "case" { _ = parseAssignment() }
-            _ = accept(":")
-            return []
-        case "else":
-            diagnose(start, "'else' without 'if'")
-            advance()
-            return []
-        case "try" where cplusplus:
-            return [parseTry()]
-        case "throw" where cplusplus:
-            advance()
-            if accept(";") { return [Statement(kind: .other("throw"), range: rangeFrom(start))] }
-            let value = parseExpression(allowComma: true)
-            let end = lastEnd
-            finishStatement(start: start)
-            return [Statement(kind: .throwStatement(value), range: range(start, end))]
-        case "typedef":
-            return parseTypedef().map(Self.statement(from:))
-        case "asm", "__asm__", "__asm":
-            recoverToStatementEnd()
-            return [Statement(kind: .other(sourceText(start, lastEnd)), range: rangeFrom(start))]
-        case "using", "namespace", "static_assert", "_Static_assert", "template":
+        guard let keyword = Self.statementKeywordTable[peek().text] else { return parseLabeledStatement() }
+        switch keyword {
+        case .ifKeyword: return [parseIf()]
+        case .forKeyword: return [parseFor()]
+        case .whileKeyword: return [parseWhile()]
+        case .doKeyword: return [parseDoWhile()]
+        case .switchKeyword: return [parseSwitch()]
+        case .returnKeyword: return [parseReturn()]
+        case .jump: return [parseJump()]
+        case .label: return parseStrayLabel()
+        case .elseKeyword: return parseStrayElse()
+        case .tryKeyword: return cplusplus ? [parseTry()] : nil
+        case .throwKeyword: return cplusplus ? [parseCxxThrow()] : nil
+        case .typedefKeyword: return parseTypedef().map(Self.statement(from:))
+        case .assembly: return [parseAssembly()]
+        case .skipped:
             recoverToStatementEnd()
             return []
-        default:
-            // `label:`
-            if isPunct(":", 1), !CVocabulary.statementKeywords.contains(current.text) {
-                advance()
-                advance()
-                return parseStatement()
-            }
-            return nil
         }
+    }
+
+    private func parseStrayElse() -> [Statement] {
+        let current = advance()
+        diagnose(current.start, "'else' without 'if'")
+        return []
+    }
+
+    private func parseAssembly() -> Statement {
+        let start = peek().start
+        recoverToStatementEnd()
+        return Statement(kind: .other(sourceText(start, lastEnd)), range: rangeFrom(start))
+    }
+
+    private func parseWhile() -> Statement {
+        let start = advance().start
+        let conditions = parseParenthesizedCondition()
+        let body = parseBranch()
+        return Statement(kind: .loop(header: conditions.flatMap(\.expressions), variables: [], body: body), range: rangeFrom(start))
+    }
+
+    private func parseDoWhile() -> Statement {
+        let start = advance().start
+        let body = parseBranch()
+        var header: [Expression] = []
+        if isWord("while") {
+            advance()
+            header = parseParenthesizedCondition().flatMap(\.expressions)
+        } else {
+            diagnose(peek().start, "expected 'while' after do body")
+        }
+        let end = lastEnd
+        finishStatement(start: start)
+        return Statement(kind: .loop(header: header, variables: [], body: body), range: range(start, end))
+    }
+
+    private func parseReturn() -> Statement {
+        let start = advance().start
+        let value: Expression? = isPunct(";") || isPunct("}") ? nil : parseExpression(allowComma: true)
+        let end = lastEnd
+        finishStatement(start: start)
+        return Statement(kind: .returnStatement(value), range: range(start, end))
+    }
+
+    /// `break`, `continue`, `goto label`.
+    private func parseJump() -> Statement {
+        let keyword = advance()
+        if keyword.text == "goto", peek().kind == .identifier { advance() }
+        let end = lastEnd
+        finishStatement(start: keyword.start)
+        return Statement(kind: .other(sourceText(keyword.start, end)), range: range(keyword.start, end))
+    }
+
+    /// A `case`/`default` label outside a switch body: skipped.
+    private func parseStrayLabel() -> [Statement] {
+        let label = advance()
+        diagnose(label.start, "'\(label.text)' outside switch")
+        if label.text == "case" { _ = parseAssignment() }
+        _ = accept(":")
+        return []
+    }
+
+    private func parseCxxThrow() -> Statement {
+        let start = advance().start
+        if accept(";") { return Statement(kind: .other("throw"), range: rangeFrom(start)) }
+        let value = parseExpression(allowComma: true)
+        let end = lastEnd
+        finishStatement(start: start)
+        return Statement(kind: .throwStatement(value), range: range(start, end))
+    }
+
+    /// `label: statement` (the label is dropped); nil when the word is not a label.
+    private func parseLabeledStatement() -> [Statement]? {
+        guard isPunct(":", 1), !CVocabulary.statementKeywords.contains(peek().text) else { return nil }
+        advance()
+        advance()
+        return parseStatement()
     }
 
     func parseIf() -> Statement {
@@ -307,13 +375,18 @@ extension CFamilyParser {
 
     func parseFor() -> Statement {
         let start = advance().start
+        let (header, variables) = parseForHeader()
+        let body = parseBranch()
+        return Statement(kind: .loop(header: header, variables: variables, body: body), range: rangeFrom(start))
+    }
+
+    /// `(init; condition; step)` or `(Type *x in collection)` / `(auto &x : v)`, through the `)`.
+    private func parseForHeader() -> (header: [Expression], variables: [String]) {
         guard accept("(") else {
             diagnose(peek().start, "expected '(' after for")
-            let body = parseBranch()
-            return Statement(kind: .loop(header: [], variables: [], body: body), range: rangeFrom(start))
+            return ([], [])
         }
         if let separator = forInSeparator() {
-            // `for (NSString *s in items)`, `for (auto &x : v)`
             let declaration = visibleIndices(index(), separator)
             let nameRaw = declaration.last { tokens[$0].kind == .identifier && !CVocabulary.isNonTypeWord(tokens[$0].text) }
             recordTypes(declaration.filter { $0 != nameRaw })
@@ -321,9 +394,7 @@ extension CFamilyParser {
             advance()
             let sequence = parseExpression(allowComma: true)
             closeGroup(")")
-            let body = parseBranch()
-            let variables = nameRaw.map { [tokens[$0].text] } ?? []
-            return Statement(kind: .loop(header: [sequence], variables: variables, body: body), range: rangeFrom(start))
+            return ([sequence], nameRaw.map { [tokens[$0].text] } ?? [])
         }
         var header: [Expression] = []
         var variables: [String] = []
@@ -344,8 +415,7 @@ extension CFamilyParser {
         if !accept(";") { diagnose(peek().start, "expected ';' in for header") }
         if !isPunct(")") { header.append(parseExpression(allowComma: true)) }
         closeGroup(")")
-        let body = parseBranch()
-        return Statement(kind: .loop(header: header, variables: variables, body: body), range: rangeFrom(start))
+        return (header, variables)
     }
 
     /// Raw index of `in` (fast enumeration) or `:` (range-based for) inside a `for (` header, or nil.
@@ -390,71 +460,86 @@ extension CFamilyParser {
         return Statement(kind: .switchStatement(subject: subject, cases: cases), range: rangeFrom(start))
     }
 
-    private func parseSwitchBody() -> [SwitchCase] {
-        let open = advance()
+    /// The cases being collected while a switch body is parsed.
+    private struct SwitchBuilder {
         var cases: [SwitchCase] = []
         var current: (start: Int, patterns: [Expression], statements: [Statement])?
-        func flush() {
-            if let finished = current {
-                cases.append(SwitchCase(patterns: finished.patterns,
-                                        body: Block(statements: finished.statements, range: range(finished.start, lastEnd))))
-            }
-            current = nil
+    }
+
+    private func parseSwitchBody() -> [SwitchCase] {
+        let open = advance()
+        var builder = SwitchBuilder()
+        while parseSwitchBodyStep(&builder) {}
+        if !accept("}") { diagnose(open.start, "unterminated switch body") }
+        flushCase(&builder)
+        return builder.cases
+    }
+
+    private func flushCase(_ builder: inout SwitchBuilder) {
+        if let finished = builder.current {
+            builder.cases.append(SwitchCase(patterns: finished.patterns,
+                                            body: Block(statements: finished.statements, range: range(finished.start, lastEnd))))
         }
-        while true {
-            if pos < limit, tokens[pos].kind == .directive {
-                if tokens[pos].directive == .ifGroup, !groupContainsCaseLabel(pos) {
-                    let directiveStart = tokens[pos].start
-                    if let block = parseConditionalGroup({ $0.parseStatementList(untilBrace: false) }) {
-                        if current == nil { current = (directiveStart, [], []) }
-                        current?.statements.append(Statement(kind: .conditional(block), range: block.range))
-                    }
-                } else {
-                    pos += 1
-                }
-                continue
-            }
-            let token = peek()
-            if token.kind == .eof {
-                diagnose(open.start, "unterminated switch body")
-                break
-            }
-            if token.isPunct("}") {
-                flush()
-                advance()
-                return cases
-            }
-            if token.isWord("case") {
-                advance()
-                var patterns = [parseAssignment()]
-                if accept("...") { patterns.append(parseAssignment()) }
-                expect(":", "after case pattern")
-                if let existing = current, existing.statements.isEmpty, !existing.patterns.isEmpty {
-                    current?.patterns.append(contentsOf: patterns)
-                } else {
-                    flush()
-                    current = (token.start, patterns, [])
-                }
-                continue
-            }
-            if token.isWord("default"), isPunct(":", 1) {
-                advance()
-                advance()
-                flush()
-                current = (token.start, [], [])
-                continue
-            }
-            let before = pos
-            let statements = parseStatement()
-            if current == nil { current = (token.start, [], []) }
-            current?.statements.append(contentsOf: statements)
-            if pos == before {
-                diagnose(token.start, "unexpected token in switch body")
-                advance()
-            }
+        builder.current = nil
+    }
+
+    /// One label, directive or statement of a switch body; false at the `}` or the end.
+    private func parseSwitchBodyStep(_ builder: inout SwitchBuilder) -> Bool {
+        if pos < limit, tokens[pos].kind == .directive {
+            parseSwitchDirective(&builder)
+            return true
         }
-        flush()
-        return cases
+        let token = peek()
+        if token.kind == .eof || token.isPunct("}") { return false }
+        if token.isWord("case") {
+            parseCaseLabel(&builder)
+            return true
+        }
+        if token.isWord("default"), isPunct(":", 1) {
+            advance()
+            advance()
+            flushCase(&builder)
+            builder.current = (token.start, [], [])
+            return true
+        }
+        parseSwitchStatement(&builder)
+        return true
+    }
+
+    private func parseSwitchDirective(_ builder: inout SwitchBuilder) {
+        guard tokens[pos].directive == .ifGroup, !groupContainsCaseLabel(pos) else {
+            pos += 1
+            return
+        }
+        let directiveStart = tokens[pos].start
+        guard let block = parseConditionalGroup({ $0.parseStatementList(untilBrace: false) }) else { return }
+        if builder.current == nil { builder.current = (directiveStart, [], []) }
+        builder.current?.statements.append(Statement(kind: .conditional(block), range: block.range))
+    }
+
+    private func parseCaseLabel(_ builder: inout SwitchBuilder) {
+        let label = advance()
+        var patterns = [parseAssignment()]
+        if accept("...") { patterns.append(parseAssignment()) }
+        expect(":", "after case pattern")
+        if let existing = builder.current, existing.statements.isEmpty, !existing.patterns.isEmpty {
+            builder.current?.patterns.append(contentsOf: patterns)
+        } else {
+            flushCase(&builder)
+            builder.current = (label.start, patterns, [])
+        }
+    }
+
+    private func parseSwitchStatement(_ builder: inout SwitchBuilder) {
+        let before = pos
+        let start = peek().start
+        let statements = parseStatement()
+        if builder.current == nil { builder.current = (start, [], []) }
+        builder.current?.statements.append(contentsOf: statements)
+        if pos == before {
+            diagnose(start, "unexpected token in switch body")
+            advance()
+        }
     }
 
     /// Whether a structural `#if` group in a switch body holds `case`/`default` labels of its own level.
@@ -481,39 +566,40 @@ extension CFamilyParser {
     // MARK: Objective-C statements
 
     private func parseAtStatement() -> Statement? {
-        let current = peek()
-        let start = current.start
-        switch current.text {
-        case "@try":
-            return parseTry()
-        case "@throw":
-            advance()
-            if accept(";") { return Statement(kind: .other("@throw"), range: rangeFrom(start)) }
-            let value = parseExpression(allowComma: true)
-            let end = lastEnd
-            finishStatement(start: start)
-            return Statement(kind: .throwStatement(value), range: range(start, end))
-        case "@autoreleasepool":
-            advance()
-            let body = parseBlockOrEmpty()
-            return Statement(kind: .block(body), range: rangeFrom(start))
+        switch peek().text {
+        case "@try": return parseTry()
+        case "@throw": return parseObjCThrow()
+        case "@autoreleasepool", "@synchronized", "@catch", "@finally": return parseScopedBlock()
+        default: return nil
+        }
+    }
+
+    private func parseObjCThrow() -> Statement {
+        let start = advance().start
+        if accept(";") { return Statement(kind: .other("@throw"), range: rangeFrom(start)) }
+        let value = parseExpression(allowComma: true)
+        let end = lastEnd
+        finishStatement(start: start)
+        return Statement(kind: .throwStatement(value), range: range(start, end))
+    }
+
+    /// `@autoreleasepool { }`, `@synchronized (x) { }`, and a stray `@catch`/`@finally` block: a plain block.
+    private func parseScopedBlock() -> Statement {
+        let keyword = advance()
+        switch keyword.text {
         case "@synchronized":
-            advance()
             if accept("(") {
                 _ = parseExpression(allowComma: true)
                 closeGroup(")")
             }
-            let body = parseBlockOrEmpty()
-            return Statement(kind: .block(body), range: rangeFrom(start))
         case "@catch", "@finally":
-            diagnose(start, "'\(current.text)' without '@try'")
-            advance()
+            diagnose(keyword.start, "'\(keyword.text)' without '@try'")
             if isPunct("(") { skipBalanced() }
-            let body = parseBlockOrEmpty()
-            return Statement(kind: .block(body), range: rangeFrom(start))
         default:
-            return nil
+            break
         }
+        let body = parseBlockOrEmpty()
+        return Statement(kind: .block(body), range: rangeFrom(keyword.start))
     }
 
     /// `@try { } @catch (NSException *e) { } @finally { }` and C++ `try { } catch (...) { }`.
