@@ -37,18 +37,26 @@ final class TaintEngine {
             functionsByName[function.name, default: []].append(function)
         }
         collectJavaScriptExports()
-        for round in 0..<Self.maximumRounds {
-            var changed = false
-            for (function, owner) in functions {
-                let (summary, flows) = analyze(function, owner: owner)
-                flowsByFunction[ObjectIdentifier(function)] = flows
-                let old = summaries[ObjectIdentifier(function)]
+        // Round one analyzes every function; later rounds only the callers of functions whose summary
+        // changed.
+        var pending = functions
+        var callees: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
+        for _ in 0..<Self.maximumRounds {
+            var changed = Set<ObjectIdentifier>()
+            for (function, owner) in pending {
+                let (summary, flows, called) = analyze(function, owner: owner)
+                let id = ObjectIdentifier(function)
+                flowsByFunction[id] = flows
+                callees[id] = called
+                let old = summaries[id]
                 if old?.signature != summary.signature {
-                    summaries[ObjectIdentifier(function)] = summary
-                    if !(old == nil && summary.returns.isEmpty && summary.flows.isEmpty) { changed = true }
+                    summaries[id] = summary
+                    if !(old == nil && summary.returns.isEmpty && summary.flows.isEmpty) { changed.insert(id) }
                 }
             }
-            if !changed || round == Self.maximumRounds - 1 { break }
+            if changed.isEmpty { break }
+            pending = functions.filter { !(callees[ObjectIdentifier($0.0)] ?? []).isDisjoint(with: changed) }
+            if pending.isEmpty { break }
         }
         var flows: [TaintFlow] = []
         for (function, _) in functions { flows += flowsByFunction[ObjectIdentifier(function)] ?? [] }
@@ -69,7 +77,7 @@ final class TaintEngine {
         return flows
     }
 
-    private func analyze(_ function: FunctionDeclaration, owner: TypeDeclaration?) -> (FunctionSummary, [TaintFlow]) {
+    private func analyze(_ function: FunctionDeclaration, owner: TypeDeclaration?) -> (FunctionSummary, [TaintFlow], Set<ObjectIdentifier>) {
         var interpreter = FunctionInterpreter(engine: self, function: function)
         var state = InterpreterState()
         let sources = parameterSources(function, owner: owner)
@@ -97,7 +105,7 @@ final class TaintEngine {
             return taint.isActive
         }
         summary.flows = interpreter.parameterFlows
-        return (summary, interpreter.flows)
+        return (summary, interpreter.flows, interpreter.callees)
     }
 
     static let inertTypes: Set<String> = ["Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
@@ -228,6 +236,8 @@ struct FunctionInterpreter {
     var flows: [TaintFlow] = []
     var parameterFlows: [TaintFlow] = []
     var returns: [Taint] = []
+    /// Functions of the file this one calls.
+    var callees = Set<ObjectIdentifier>()
     private var closureDepth = 0
     /// Nesting of the expression and statement being analyzed; beyond the limits the engine stops
     /// following (hostile or generated input must not exhaust the stack or time).
@@ -885,6 +895,7 @@ struct FunctionInterpreter {
 
         // A function of this file: apply its summary.
         if let (function, mapping) = engine.resolve(expression) {
+            callees.insert(ObjectIdentifier(function))
             guard let summary = engine.summary(of: function) else { return [] }
             return apply(summary, of: function, mapping: mapping, call: expression, arguments: arguments,
                          argumentTaints: argumentTaints, &state)
