@@ -33,6 +33,14 @@ public struct BufferLengthRule: SourceRule {
             }
             @end
             """, note: "A shorter field is read past its end."),
+            .triggering("Snippet.m", """
+            @implementation
+            - (BOOL)unpackTeaClubRecord:(CKRecord *)record {
+                ...
+                NSData *data = [record objectForKey:@"uuid"];
+                ↓memcpy(&_uuid, data.bytes, data.length);
+                ...
+            """, note: "The reference fragment, elisions included, without its check."),
             .triggering("TeaClub.swift", """
             import CloudKit
             final class TeaClub {
@@ -69,6 +77,19 @@ public struct BufferLengthRule: SourceRule {
             }
             @end
             """, note: "The WWDC snippet as written."),
+            .nonTriggering("Snippet.m", """
+            @implementation
+            - (BOOL)unpackTeaClubRecord:(CKRecord *)record {
+                ...
+                NSData *data = [record objectForKey:@"uuid"];
+                if (data == nil ||
+                    ![data isKindOfClass:[NSData class]] ||
+                    data.length != sizeof(_uuid)) {
+                    return NO;
+                }
+                memcpy(&_uuid, data.bytes, data.length);
+                ...
+            """, note: "The reference fragment verbatim."),
             .nonTriggering("TeaClub.swift", """
             import CloudKit
             final class TeaClub {

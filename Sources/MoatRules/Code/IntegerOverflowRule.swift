@@ -28,6 +28,21 @@ public struct IntegerOverflowRule: SourceRule {
             }
             @end
             """, note: "The WWDC snippet with a plain multiplication instead of os_mul_overflow."),
+            .triggering("Snippet.m", """
+            @implementation
+            - (BOOL)unpackTeaClubRecord:(CKRecord *)record {
+                ...
+                NSData *name = [record objectForKey:@"name"];
+                int32_t count = [[record objectForKey:@"nameCount"] unsignedIntegerValue];
+                if (name == nil ||
+                    ![name isKindOfClass:[NSData class]] ||
+                    name.length != ↓count * sizeof(unichar)) {
+                    return NO;
+                }
+                _name = [[NSString alloc] initWithCharacters:name.bytes
+                                                      length:count];
+                ...
+            """, note: "The reference fragment, elisions included, with a plain multiplication."),
             .triggering("Packet.c", """
             #include <stdlib.h>
             #include <sys/socket.h>
@@ -66,6 +81,23 @@ public struct IntegerOverflowRule: SourceRule {
             }
             @end
             """, note: "The WWDC snippet as written."),
+            .nonTriggering("Snippet.m", """
+            @implementation
+            - (BOOL)unpackTeaClubRecord:(CKRecord *)record {
+                ...
+                NSData *name = [record objectForKey:@"name"];
+                int32_t count = [[record objectForKey:@"nameCount"] unsignedIntegerValue];
+                int32_t byteCount = 0;
+                if (name == nil ||
+                    ![name isKindOfClass:[NSData class]] ||
+                    os_mul_overflow(count, sizeof(unichar), &byteCount) ||
+                    name.length != byteCount) {
+                    return NO;
+                }
+                _name = [[NSString alloc] initWithCharacters:name.bytes
+                                                      length:count];
+                ...
+            """, note: "The reference fragment verbatim."),
             .nonTriggering("TeaClub.swift", """
             import CloudKit
             func unpackName(from record: CKRecord) -> String? {
