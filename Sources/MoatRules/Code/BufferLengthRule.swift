@@ -148,7 +148,10 @@ public struct BufferLengthRule: SourceRule {
             if let taint = flow.taints(.source).first(where: { $0.checks.isDisjoint(with: Self.unbounded.union([.lowerBounded])) }),
                let source = taint.source {
                 let buffer = CodeText.of(flow.arguments[.source], in: file)
-                return (taint, "\(flow.calledName) copies into the fixed-size `\(destination)` from `\(buffer)`, \(source.description), and nothing checks its length first: a shorter value is read past its end, a longer one (strcpy) written past `\(destination)`.")
+                if flow.calledName == "strcpy" || flow.calledName == "strcat" {
+                    return (taint, "\(flow.calledName) copies `\(buffer)`, \(source.description), up to its terminating NUL into the fixed-size `\(destination)`, and nothing checks its length first: a longer string writes past `\(destination)`.")
+                }
+                return (taint, "\(flow.calledName) fills the fixed-size `\(destination)` from `\(buffer)`, \(source.description), and nothing checks that the value is at least that long: a shorter value is read past its end.")
             }
             return nil
         case .stringFromBuffer:

@@ -127,10 +127,10 @@ public struct RemoteMessageStateRule: SourceRule {
             let missing = missingChecks(transition, messages: messages, sender: sender)
             guard !missing.isEmpty else { continue }
             let object = transition.object ?? "self"
-            let message = "\(function.fullName) handles a message from `\(sender)` and \(transition.text) without "
-                + missing.joined(separator: ", without ")
-                + ": a stale, replayed or forged message can move `\(object)` forward."
-            sink.report(message, in: file, at: transition.range)
+            let list = missing.count == 1 ? missing[0] : missing.dropLast().joined(separator: ", without ") + " and without " + (missing.last ?? "")
+            let message = "\(function.fullName) handles a message from `\(sender)` and \(transition.text) without \(list): a stale, replayed or forged message can move `\(object)` forward."
+            sink.report(message, in: file, at: transition.range,
+                        related: [FindingSink.related("the remote message arrives here, sent by `\(sender)`", in: file, at: function.nameRange)])
         }
     }
 

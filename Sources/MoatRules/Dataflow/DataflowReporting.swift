@@ -8,7 +8,9 @@ enum DataflowReporting {
                        severity: Severity? = nil, confidence: Confidence, _ sink: inout FindingSink) {
         var related = taint.relatedLocations(in: file)
         if let range, range != flow.range {
-            related.append(FindingSink.related("reaches \(flow.calledName)", in: file, at: flow.range))
+            let use = ConditionFacts.comparisonOperators.contains(flow.calledName) || flow.calledName == "!=="
+                ? "compared (`\(flow.calledName)`)" : "reaches \(flow.calledName)"
+            related.append(FindingSink.related(use, in: file, at: flow.range))
         }
         sink.report(message, in: file, at: range ?? flow.range, severity: severity,
                     confidence: Swift.min(confidence, taint.source?.confidence ?? confidence), related: related)

@@ -91,9 +91,7 @@ public struct URLSchemeSensitiveActionRule: SourceRule {
         for (flow, taint) in candidates {
             guard let source = taint.source, seenSources.insert(source.range.start.offset).inserted,
                   seenCalls.insert(flow.range.start.offset).inserted else { continue }
-            let action = SensitiveActions.action(in: flow.calledName.split(separator: "(").first.map(String.init)?
-                .split(separator: ":").first.map(String.init) ?? flow.calledName) ?? "act"
-            let message = "A URL handler calls \(flow.calledName) (\(action)) with values from \(source.description), without validating them or asking the user to confirm: any web page or app that opens the URL triggers it."
+            let message = "A URL handler calls \(flow.calledName) with values from \(source.description), without validating them or asking the user to confirm: any web page or app that opens the URL triggers it."
             DataflowReporting.report(message, flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
         }
     }
