@@ -1,5 +1,6 @@
 import Testing
 import MoatCore
+import MoatScan
 import MoatSyntax
 @testable import MoatRules
 
@@ -471,6 +472,28 @@ struct TaintSummaryTests {
             "untrusted input: the resource name a nearby peer chose (MCSession didReceiveResource)",
             "passed to prepare(_:) as `name`",
             "passed to write(_:named:) as `name`",
+            "put into a file path by appendingPathComponent",
+        ])
+    }
+
+    @Test func thePathSurvivesTheScanPipeline() throws {
+        let result = try RuleExampleHarness.scan(files: [("Sources/Receiver.swift", """
+        import MultipeerConnectivity
+        final class Receiver: NSObject, MCSessionDelegate {
+            func session(_ session: MCSession, didStartReceivingResourceWithName resourceName: String,
+                         fromPeer peerID: MCPeerID, with progress: Progress) {
+                let name = resourceName
+                try? Data().write(to: FileManager.default.temporaryDirectory.appendingPathComponent(name))
+            }
+        }
+        """)])
+        let finding = try #require(result.findings.first { $0.ruleId == "MOAT-CODE-301" })
+        #expect(finding.location.path == "Sources/Receiver.swift" && finding.location.line == 6)
+        #expect(finding.related.map(\.location.path) == ["Sources/Receiver.swift", "Sources/Receiver.swift", "Sources/Receiver.swift"])
+        #expect(finding.related.map(\.location.line) == [3, 5, 6])
+        #expect(finding.related.map(\.message) == [
+            "untrusted input: the resource name a nearby peer chose (MCSession didReceiveResource)",
+            "flows into `name`",
             "put into a file path by appendingPathComponent",
         ])
     }
