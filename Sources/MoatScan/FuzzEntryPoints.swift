@@ -21,6 +21,27 @@ public enum FuzzEntryPoints {
             let file = CFamilyFrontEnd.parse(source: source, path: "fuzz.m", language: .objectiveC)
             _ = SourceSummary(file: file)
         },
+        "zip": { data in
+            guard let archive = try? ZipArchive(data: data) else { return }
+            for entry in archive.entries.prefix(64) { _ = try? archive.read(entry) }
+        },
+        "macho": { data in
+            guard let file = try? MachOFile(data: data) else { return }
+            for image in file.images {
+                _ = image.imports()
+                _ = image.objcClassNames()
+                _ = image.cStringLiterals()
+                _ = try? image.codeSignature()
+            }
+        },
+        "provisioning-profile": { data in _ = try? ProvisioningProfile(data: data, path: "embedded.mobileprovision") },
+        "ipa": { data in
+            guard let app = try? BuiltApp(ipaData: data, displayName: "fuzz.ipa") else { return }
+            for bundle in app.allBundles {
+                _ = try? app.machO(of: bundle)
+                _ = try? app.provisioningProfile(of: bundle)
+            }
+        },
         "scan-file": { data in
             // The whole per-file pipeline on a Swift file: parse, every rule, summary.
             let source = String(decoding: data, as: UTF8.self)

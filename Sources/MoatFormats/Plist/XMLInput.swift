@@ -5,7 +5,8 @@ import Foundation
 /// FoundationXML on Linux crashes on some inputs that libxml2 itself survives; both were found by
 /// fuzzing (`Scripts/fuzz.sh plist`):
 /// - an element or attribute name that is not valid UTF-8 (`<\xC9tring>`) traps in its callback;
-/// - a processing instruction without data (`<?xml?>`, `<?pi?>`) makes its callback read a NULL pointer.
+/// - a processing instruction without data (`<?xml?>`, `<?pi?>`) makes its callback read a NULL pointer;
+/// - `<!NOTATION ...>` and unparsed `<!ENTITY ... NDATA ...>` declarations segfault.
 /// Property lists, storyboards and xibs written by Xcode are UTF-8 and contain no processing
 /// instruction besides the XML declaration, so anything else is refused with a clear error.
 public enum XMLInput {
@@ -38,6 +39,14 @@ public enum XMLInput {
                 throw PropertyListError("\(what) has a malformed XML declaration")
             }
             searchFrom = index + 2
+        }
+        // Entity and notation declarations: FoundationXML segfaults on `<!NOTATION ...>` and on unparsed
+        // (`NDATA`) entities, and no property list or Interface Builder file needs either.
+        for declaration in ["<!ENTITY", "<!NOTATION"] {
+            if let position = find(Array(declaration.utf8), in: bytes, from: 0) {
+                let line = bytes[..<position].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+                throw PropertyListError("\(what) declares \(declaration.dropFirst(2).lowercased()) at line \(line); refused")
+            }
         }
         if let position = find(Array("<?".utf8), in: bytes, from: searchFrom) {
             let line = bytes[..<position].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
