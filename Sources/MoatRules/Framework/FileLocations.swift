@@ -196,11 +196,11 @@ public enum FileLocations {
 }
 
 extension Expression {
-    /// `nil`, `NULL`, `Nil`.
+    /// `nil`, `NULL`, `Nil`, `nullptr`.
     public var isNilLike: Bool {
         switch unwrapped.kind {
         case .nilLiteral: return true
-        case .identifier(let name): return name == "NULL" || name == "Nil" || name == "nil"
+        case .identifier(let name): return name == "NULL" || name == "Nil" || name == "nullptr" || name == "nil"
         default: return false
         }
     }

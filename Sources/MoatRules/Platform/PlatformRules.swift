@@ -6,5 +6,7 @@ public enum PlatformRules {
                                               WebViewJavaScriptLocalContentRule.self, WebViewInspectableRule.self,
                                               WebViewPhoneNumberDetectionRule.self, WebViewCleartextLoadRule.self,
                                               JavaScriptBridgeInventoryRule.self, ScriptMessageOriginRule.self,
-                                              JavaScriptInjectionRule.self]
+                                              JavaScriptInjectionRule.self,
+                                              JavaScriptInjectionDataflowRule.self, WebViewUntrustedURLRule.self,
+                                              URLSchemeSensitiveActionRule.self, UntrustedURLOpenRule.self]
 }
