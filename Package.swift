@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "MoatFormats", dependencies: ["MoatCore", "CZlib"]),
         .target(name: "MoatSyntax", dependencies: ["MoatCore"],
                 swiftSettings: syntaxSwiftSettings, linkerSettings: syntaxLinkerSettings),
-        .target(name: "MoatRules", dependencies: ["MoatCore", "MoatFormats", "MoatSyntax"]),
+        .target(name: "MoatRules", dependencies: ["MoatCore", "MoatFormats", "MoatSyntax"], exclude: ["Dataflow/README.md"]),
         .target(name: "MoatScan", dependencies: ["MoatCore", "MoatFormats", "MoatSyntax", "MoatRules"]),
         .target(name: "MoatReport", dependencies: ["MoatCore", "MoatScan", "MoatRules"]),
         .executableTarget(name: "moat", dependencies: ["MoatCore", "MoatScan", "MoatReport", "MoatRules"]),

@@ -9,6 +9,8 @@ struct SampleScan {
     let root: URL
     let result: ScanResult
 
+    /// A GitHub-token-shaped string, assembled so that this test file itself holds no credential literal.
+    static let fakeToken = "ghp" + "_abcdefghijklmnopqrstuvwxyz0123456789"
     static let webLine = #"    let näme = "é"; let web = UIWebView()"#
 
     /// The UTF-8 byte column of `UIWebView` on `webLine` (what the scanner reports) and its UTF-16 column.
@@ -43,7 +45,7 @@ struct SampleScan {
         import UIKit
 
         \(webLine)
-        let token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+        let token = "\(fakeToken)"
 
         """),
         ("Sources/Store.swift", """

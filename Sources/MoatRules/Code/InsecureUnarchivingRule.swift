@@ -30,6 +30,23 @@ public struct InsecureUnarchivingRule: SourceRule {
             - (Profile *)load:(NSData *)data {
                 return ↓[NSKeyedUnarchiver unarchiveObjectWithData:data];
             }
+            - (id)loadFile:(NSString *)path {
+                return ↓[NSKeyedUnarchiver unarchiveObjectWithFile:path];
+            }
+            """),
+            .triggering("LegacyDecoder.swift", """
+            func decode(_ data: Data) -> Any? {
+                let unarchiver = ↓NSKeyedUnarchiver(forReadingWith: data)
+                return unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey)
+            }
+            //unarchiving:
+            guard let customPoint = ↓NSKeyedUnarchiver.unarchiveObjectWithFile("/path/to/archive") as? CustomPoint else { return nil }
+            """, note: "The deprecated `init(forReadingWith:)` leaves secure coding off; the last line is the MASTG example."),
+            .triggering("LegacyDecoder.m", """
+            - (id)decode:(NSData *)data {
+                NSKeyedUnarchiver *unarchiver = ↓[[NSKeyedUnarchiver alloc] initForReadingWithData:data];
+                return [unarchiver decodeObjectForKey:NSKeyedArchiveRootObjectKey];
+            }
             """),
             .nonTriggering("Store.swift", """
             func load(_ data: Data) throws -> Profile? {
@@ -42,6 +59,12 @@ public struct InsecureUnarchivingRule: SourceRule {
                 return [NSKeyedUnarchiver unarchivedObjectOfClass:[Profile class] fromData:data error:&error];
             }
             """),
+            .nonTriggering("Decoder.swift", """
+            func decode(_ data: Data) throws -> Profile? {
+                let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
+                return unarchiver.decodeObject(of: Profile.self, forKey: NSKeyedArchiveRootObjectKey)
+            }
+            """, note: "`init(forReadingFrom:)` turns secure coding on."),
             .nonTriggering("Cache.swift", """
             struct Cache {
                 // Our own method with a similar name is not NSKeyedUnarchiver.
@@ -59,5 +82,21 @@ public struct InsecureUnarchivingRule: SourceRule {
             sink.report("NSKeyedUnarchiver.\(name) decodes any class named in the data; use unarchivedObject(ofClass:from:) with the classes you expect.",
                         in: file, at: call.range)
         }
+        // The deprecated initializers leave requiresSecureCoding off.
+        for (call, _) in file.calls(where: Self.isLegacyInitializer) {
+            sink.report("NSKeyedUnarchiver created with the deprecated `\(call.swiftCallName ?? call.name ?? "init")`, which leaves secure coding off: every decode accepts any class. Use `init(forReadingFrom:)` and `decodeObject(of:forKey:)`.",
+                        in: file, at: call.range)
+        }
+    }
+
+    /// `NSKeyedUnarchiver(forReadingWith:)` and `[[NSKeyedUnarchiver alloc] initForReadingWithData:]`.
+    static func isLegacyInitializer(_ call: Expression) -> Bool {
+        guard case .call(let callee, let arguments, let isMessageSend) = call.kind else { return false }
+        if isMessageSend {
+            return callee.name == "initForReadingWithData:" && callee.receiver?.nameChain.contains("NSKeyedUnarchiver") == true
+        }
+        guard arguments.count == 1, arguments[0].label == "forReadingWith" else { return false }
+        if case .identifier("NSKeyedUnarchiver") = callee.unwrapped.kind { return true }
+        return callee.name == "init" && callee.receiver?.nameChain == ["NSKeyedUnarchiver"]
     }
 }

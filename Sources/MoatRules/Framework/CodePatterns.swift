@@ -56,7 +56,10 @@ extension CodeFile {
                     // Objective-C setter: [object setFoo:value].
                     if isMessageSend, arguments.count == 1, name.hasPrefix("set"), name.hasSuffix(":"), name.count > 4 {
                         let stem = name.dropFirst(3).dropLast()
-                        let property = stem.prefix(1).lowercased() + stem.dropFirst()
+                        // `setTLSMinimum…:` sets `TLSMinimum…` (a leading acronym keeps its case); `setFoo:` sets `foo`.
+                        let lowered = stem.prefix(1).lowercased() + stem.dropFirst()
+                        let startsWithAcronym = stem.count > 1 && stem.prefix(2).allSatisfy(\.isUppercase)
+                        let property = startsWithAcronym && names.contains(String(stem)) ? String(stem) : lowered
                         if names.contains(property) {
                             writes.append(PropertyWrite(object: callee.receiver, property: property, value: arguments[0].value,
                                                         range: expression.range, context: context, form: .setter))
@@ -90,5 +93,14 @@ extension CodeFile {
                   let receiver = callee.receiver?.unwrapped, case .identifier(let receiverName) = receiver.kind else { return false }
             return receiverName == className
         }
+    }
+}
+
+extension CodeFile {
+    /// A fast gate before walking the model: whether the raw text contains any of these words. It only
+    /// lets a rule skip files that cannot match (a word in a comment still means "walk the model"); it
+    /// never decides a finding.
+    public func mentions(_ words: String...) -> Bool {
+        words.contains { source.contains($0) }
     }
 }

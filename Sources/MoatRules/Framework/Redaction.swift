@@ -33,6 +33,16 @@ public enum Redaction {
         return output
     }
 
+    /// Redacts the text as `redact(_:)` does, and also masks every occurrence of the given values (secrets
+    /// a rule recognised by their context, such as a low-entropy password assigned to `password`).
+    public static func redact(_ text: String, masking values: [String]) -> String {
+        var output = text
+        for value in values.sorted(by: { $0.count > $1.count }) where !value.isEmpty {
+            output = output.replacingOccurrences(of: value, with: mask(value))
+        }
+        return redact(output)
+    }
+
     public static func mask(_ secret: String) -> String {
         String(secret.prefix(4)) + "…[redacted]"
     }
@@ -40,8 +50,8 @@ public enum Redaction {
     /// A value in a known credential format, or a long random-looking token.
     public static func looksSecret(_ value: String) -> Bool {
         if value.contains("PRIVATE KEY") { return true }
-        let knownPrefixes = ["AKIA", "ASIA", "ghp_", "gho_", "ghs_", "github_pat_", "xoxb-", "xoxp-", "sk_live_", "rk_live_",
-                             "AIza", "glpat-", "SG.", "sk-"]
+        let knownPrefixes = ["AKIA", "ASIA", "ghp_", "gho_", "ghs_", "ghu_", "ghr_", "github_pat_", "xoxb-", "xoxp-", "xoxa-",
+                             "xoxr-", "xoxs-", "sk_live_", "rk_live_", "sk_test_", "AIza", "glpat-", "SG.", "sk-"]
         if knownPrefixes.contains(where: { value.hasPrefix($0) }) && value.count >= 16 { return true }
         guard value.count >= 20, !value.contains(" "), !value.contains("/"), !value.hasPrefix("http") else { return false }
         return shannonEntropy(value) >= 3.5

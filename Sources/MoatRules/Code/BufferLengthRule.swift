@@ -1,0 +1,177 @@
+import MoatCore
+import MoatSyntax
+
+/// WWDC anti-pattern 4: untrusted bytes copied into a fixed-size field without checking that their length
+/// matches the field.
+public struct BufferLengthRule: SourceRule {
+    public static let description = RuleDescription(
+        id: "MOAT-CODE-304", slug: "unchecked-buffer-length", title: "Untrusted data copied without a length check",
+        kind: .source, severity: .high, confidence: .high, cwe: [120, 787, 125],
+        masvs: ["MASVS-CODE-4"], mastg: ["MASTG-TEST-0086"],
+        rationale: "A field of a CloudKit record, a network message or a peer's data has whatever length the sender chose. Copying it into a fixed-size variable with its own length (`memcpy(&_uuid, data.bytes, data.length)`) writes past the variable; copying the variable's size from a shorter buffer reads past the buffer; reading `count` characters from a buffer whose length was never compared with `count` reads past it. Each is memory corruption an attacker controls.",
+        fix: "Before the copy, check that the value has the expected type and exactly the destination's size: `if (![data isKindOfClass:[NSData class]] || data.length != sizeof(_uuid)) return NO;` / `guard let data = record[\"uuid\"] as? Data, data.count == MemoryLayout<uuid_t>.size else { return false }`.",
+        references: ["https://developer.apple.com/videos/play/wwdc2022/10060/", "https://cwe.mitre.org/data/definitions/120.html"],
+        examples: [
+            .triggering("TeaClub.m", """
+            @implementation TeaClub
+            - (BOOL)unpackTeaClubRecord:(CKRecord *)record {
+                NSData *data = [record objectForKey:@"uuid"];
+                if (data == nil) {
+                    return NO;
+                }
+                ↓memcpy(&_uuid, data.bytes, data.length);
+                return YES;
+            }
+            @end
+            """, note: "The WWDC snippet without its type and length check."),
+            .triggering("TeaClub.m", """
+            @implementation TeaClub
+            - (BOOL)unpackTeaClubRecord:(CKRecord *)record {
+                NSData *data = [record objectForKey:@"uuid"];
+                ↓memcpy(&_uuid, data.bytes, sizeof(_uuid));
+                return YES;
+            }
+            @end
+            """, note: "A shorter field is read past its end."),
+            .triggering("Snippet.m", """
+            @implementation
+            - (BOOL)unpackTeaClubRecord:(CKRecord *)record {
+                ...
+                NSData *data = [record objectForKey:@"uuid"];
+                ↓memcpy(&_uuid, data.bytes, data.length);
+                ...
+            """, note: "The reference fragment, elisions included, without its check."),
+            .triggering("TeaClub.swift", """
+            import CloudKit
+            final class TeaClub {
+                var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                func unpackTeaClubRecord(_ record: CKRecord) -> Bool {
+                    guard let data = record["uuid"] as? Data else { return false }
+                    _ = data.withUnsafeBytes { bytes in
+                        ↓memcpy(&uuid, bytes.baseAddress, data.count)
+                    }
+                    return true
+                }
+            }
+            """),
+            .triggering("Peer.swift", """
+            import MultipeerConnectivity
+            final class Receiver: NSObject, MCSessionDelegate {
+                var header = [UInt8](repeating: 0, count: 16)
+                func session(_ session: MCSession, didReceive data: Data, fromPeer peerID: MCPeerID) {
+                    ↓data.copyBytes(to: &header, count: data.count)
+                }
+            }
+            """),
+            .nonTriggering("TeaClub.m", """
+            @implementation TeaClub
+            - (BOOL)unpackTeaClubRecord:(CKRecord *)record {
+                NSData *data = [record objectForKey:@"uuid"];
+                if (data == nil ||
+                    ![data isKindOfClass:[NSData class]] ||
+                    data.length != sizeof(_uuid)) {
+                    return NO;
+                }
+                memcpy(&_uuid, data.bytes, data.length);
+                return YES;
+            }
+            @end
+            """, note: "The WWDC snippet as written."),
+            .nonTriggering("Snippet.m", """
+            @implementation
+            - (BOOL)unpackTeaClubRecord:(CKRecord *)record {
+                ...
+                NSData *data = [record objectForKey:@"uuid"];
+                if (data == nil ||
+                    ![data isKindOfClass:[NSData class]] ||
+                    data.length != sizeof(_uuid)) {
+                    return NO;
+                }
+                memcpy(&_uuid, data.bytes, data.length);
+                ...
+            """, note: "The reference fragment verbatim."),
+            .nonTriggering("TeaClub.swift", """
+            import CloudKit
+            final class TeaClub {
+                var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                func unpackTeaClubRecord(_ record: CKRecord) -> Bool {
+                    guard let data = record["uuid"] as? Data, data.count == MemoryLayout<uuid_t>.size else { return false }
+                    _ = data.withUnsafeBytes { bytes in
+                        memcpy(&uuid, bytes.baseAddress, data.count)
+                    }
+                    return true
+                }
+            }
+            """),
+            .nonTriggering("Peer.swift", """
+            import MultipeerConnectivity
+            final class Receiver: NSObject, MCSessionDelegate {
+                var header = [UInt8](repeating: 0, count: 16)
+                func session(_ session: MCSession, didReceive data: Data, fromPeer peerID: MCPeerID) {
+                    guard data.count <= header.count else { return }
+                    data.copyBytes(to: &header, count: data.count)
+                }
+            }
+            """),
+            .nonTriggering("Copy.m", """
+            - (void)session:(MCSession *)session didReceiveData:(NSData *)data fromPeer:(MCPeerID *)peerID {
+                void *copy = malloc(data.length);
+                memcpy(copy, data.bytes, data.length);
+                [self store:copy length:data.length];
+            }
+            """, note: "A buffer allocated with the data's own length is not fixed-size."),
+        ])
+
+    public init() {}
+
+    static let unbounded: Set<TaintCheck> = [.upperBounded, .allowlisted, .validated]
+
+    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        var reported = Set<Int>()
+        for flow in Dataflow.flows(in: file, rule: Self.description.id) {
+            guard let (taint, message) = finding(flow, file), reported.insert(flow.range.start.offset).inserted else { continue }
+            DataflowReporting.report(message, flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
+        }
+    }
+
+    private func finding(_ flow: TaintFlow, _ file: CodeFile) -> (Taint, String)? {
+        switch flow.kind {
+        case .memoryCopy:
+            guard flow.fixedDestination else { return nil }
+            let destination = CodeText.of(flow.arguments[.destination], in: file)
+            if let taint = flow.taints(.length).first(where: { $0.checks.isDisjoint(with: Self.unbounded) }), let source = taint.source {
+                let length = CodeText.of(flow.arguments[.length], in: file)
+                return (taint, "\(flow.calledName) copies `\(length)` bytes, a length set by \(source.description), into the fixed-size `\(destination)`, and nothing checks \(typeAndLength(taint, file)) first: a longer value writes past `\(destination)`.")
+            }
+            guard flow.taints(.length).isEmpty, ["memcpy", "memmove", "__builtin_memcpy", "__builtin_memmove", "strcpy", "strcat"].contains(flow.calledName)
+                || flow.calledName.hasPrefix("copyMemory") else { return nil }
+            if let taint = flow.taints(.source).first(where: { $0.checks.isDisjoint(with: Self.unbounded.union([.lowerBounded])) }),
+               let source = taint.source {
+                let buffer = CodeText.of(flow.arguments[.source], in: file)
+                if flow.calledName == "strcpy" || flow.calledName == "strcat" {
+                    return (taint, "\(flow.calledName) copies `\(buffer)`, \(source.description), up to its terminating NUL into the fixed-size `\(destination)`, and nothing checks its length first: a longer string writes past `\(destination)`.")
+                }
+                return (taint, "\(flow.calledName) fills the fixed-size `\(destination)` from `\(buffer)`, \(source.description), and nothing checks that the value is at least that long: a shorter value is read past its end.")
+            }
+            return nil
+        case .stringFromBuffer:
+            guard let count = flow.taints(.count).first(where: { $0.checks.isDisjoint(with: Self.unbounded) && $0.product == nil }),
+                  let buffer = flow.taints(.buffer).first(where: { $0.checks.isDisjoint(with: Self.unbounded.union([.lowerBounded])) }),
+                  let source = buffer.source else { return nil }
+            _ = count
+            let bufferText = CodeText.of(flow.arguments[.buffer], in: file)
+            let countText = CodeText.of(flow.arguments[.count], in: file)
+            return (buffer, "\(flow.calledName) reads `\(countText)` characters from `\(bufferText)` (\(source.description)), but nothing compares the buffer's length with the count: a count larger than the data reads past it.")
+        default:
+            return nil
+        }
+    }
+
+    /// "that data is an NSData of exactly the destination's size" or "its length".
+    private func typeAndLength(_ taint: Taint, _ file: CodeFile) -> String {
+        if file.language.isCFamily, !taint.checks.contains(.typeChecked), taint.checks.contains(.measuredSize) {
+            return "that the value is an NSData of exactly that size"
+        }
+        return "the length against the destination's size"
+    }
+}

@@ -1,0 +1,186 @@
+import MoatCore
+import MoatSyntax
+
+/// WWDC anti-pattern 1: a file name from outside the app becomes part of a local path.
+public struct PathTraversalRule: SourceRule {
+    public static let description = RuleDescription(
+        id: "MOAT-CODE-301", slug: "untrusted-file-name-in-path", title: "Untrusted file name used in a file path",
+        kind: .source, severity: .high, confidence: .high, cwe: [22, 23],
+        masvs: ["MASVS-CODE-4", "MASVS-PLATFORM-1"], mastg: [],
+        rationale: "A name that comes from a peer, a URL, a message or a record can contain `../` or be `..` itself. Appended to a local folder, it makes the app write, move or delete files outside that folder (path traversal): overwrite databases or preferences, plant files the app later loads, or delete user data. `lastPathComponent` alone is not enough: the last component of `..` is `..`.",
+        fix: "Reduce the name to one component and reject the special ones before building the path: `guard case let name = name.lastPathComponent, !name.isEmpty, name != \".\", name != \"..\" else { return }`. Or standardize the final URL and check that it is still inside the folder: `dest.standardizedFileURL.path.hasPrefix(folder.standardizedFileURL.path + \"/\")`.",
+        references: ["https://developer.apple.com/videos/play/wwdc2022/10060/", "https://cwe.mitre.org/data/definitions/22.html"],
+        examples: [
+            .triggering("IncomingFile.swift", """
+            func handleIncomingFile(_ incomingResourceURL: URL, with name: String, from fromID: String) {
+                let destinationFileURL = URL(fileURLWithPath: NSTemporaryDirectory())
+                                             .appendingPathComponent(name)
+
+                // Copy the file into a temporary directory
+                try! ↓FileManager.default.copyItem(at: incomingResourceURL, to: destinationFileURL)
+
+            }
+            """, note: "The WWDC snippet without its guard."),
+            .triggering("IncomingFile.swift", """
+            func handleIncomingFile(_ incomingResourceURL: URL, with name: String, from fromID: String) {
+                guard
+                     case let safeFileName = name.lastPathComponent,
+                     safeFileName.count > 0 else { return }
+
+                let destinationFileURL = URL(fileURLWithPath: NSTemporaryDirectory())
+                                             .appendingPathComponent(safeFileName)
+                try! ↓FileManager.default.copyItem(at: incomingResourceURL, to: destinationFileURL)
+            }
+            """, note: "lastPathComponent of \"..\" is \"..\"."),
+            .triggering("PeerSession.swift", """
+            import MultipeerConnectivity
+            final class PeerReceiver: NSObject, MCSessionDelegate {
+                func session(_ session: MCSession, didFinishReceivingResourceWithName resourceName: String,
+                             fromPeer peerID: MCPeerID, at localURL: URL?, withError error: Error?) {
+                    guard let localURL else { return }
+                    store(localURL, named: resourceName)
+                }
+                func store(_ url: URL, named name: String) {
+                    let inbox = FileManager.default.temporaryDirectory.appendingPathComponent("Inbox")
+                    try? ↓FileManager.default.moveItem(at: url, to: inbox.appendingPathComponent(name))
+                }
+            }
+            """),
+            .triggering("Export.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                      let name = components.queryItems?.first(where: { $0.name == "file" })?.value else { return false }
+                let folder = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+                let destination = folder.appendingPathComponent(name)
+                guard destination.path.hasPrefix(folder.path) else { return false }
+                try? ↓Data("exported".utf8).write(to: destination)
+                return true
+            }
+            """, note: "hasPrefix on a path that still contains \"..\" proves nothing."),
+            .triggering("IncomingFile.m", """
+            - (void)handleIncomingFile:(NSURL *)incomingResourceURL withName:(NSString *)name fromID:(NSString *)fromID {
+                NSURL *destinationFileURL = [[NSURL fileURLWithPath:NSTemporaryDirectory()] URLByAppendingPathComponent:name];
+                ↓[[NSFileManager defaultManager] copyItemAtURL:incomingResourceURL toURL:destinationFileURL error:nil];
+            }
+            """),
+            .nonTriggering("IncomingFile.swift", """
+            func handleIncomingFile(_ incomingResourceURL: URL, with name: String, from fromID: String) {
+                guard
+                     case let safeFileName = name.lastPathComponent,
+                     safeFileName.count > 0,
+                     safeFileName != "..", safeFileName != "." else { return }
+
+                let destinationFileURL = URL(fileURLWithPath: NSTemporaryDirectory())
+                                             .appendingPathComponent(safeFileName)
+
+                // Copy the file into a temporary directory
+                try! FileManager.default.copyItem(at: incomingResourceURL, to: destinationFileURL)
+
+            }
+            """, note: "The WWDC snippet as written."),
+            .nonTriggering("SafeName.swift", """
+            func safeLocalFileName(_ name: String) -> String? {
+                let candidate = (name as NSString).lastPathComponent
+                guard !candidate.isEmpty, candidate != ".", candidate != ".." else { return nil }
+                return candidate
+            }
+            func handleIncomingFile(_ incomingResourceURL: URL, with name: String, from fromID: String) {
+                guard let safeName = safeLocalFileName(name) else { return }
+                let destination = FileManager.default.temporaryDirectory.appendingPathComponent(safeName)
+                try? FileManager.default.copyItem(at: incomingResourceURL, to: destination)
+            }
+            """, note: "The idiom in a helper, followed through its summary."),
+            .nonTriggering("Export.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                      let name = components.queryItems?.first(where: { $0.name == "file" })?.value else { return false }
+                let folder = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0].standardizedFileURL
+                let destination = folder.appendingPathComponent(name).standardizedFileURL
+                guard destination.path.hasPrefix(folder.path + "/") else { return false }
+                try? Data("exported".utf8).write(to: destination)
+                return true
+            }
+            """, note: "Standardized, then checked to be inside the folder."),
+            .nonTriggering("Picker.swift", """
+            func documentPicker(_ controller: UIDocumentPickerViewController, didPickDocumentsAt urls: [URL]) {
+                for url in urls {
+                    let destination = FileManager.default.temporaryDirectory.appendingPathComponent(url.lastPathComponent)
+                    try? FileManager.default.copyItem(at: url, to: destination)
+                }
+            }
+            """, note: "Picked files are real files: their last path component is a real name."),
+            .nonTriggering("OpenIn.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                let inbox = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+                try? FileManager.default.moveItem(at: url, to: inbox.appendingPathComponent(url.lastPathComponent))
+                return true
+            }
+            """, note: "A file opened in the app: moving it only works if it is a real file, with a real name."),
+            .nonTriggering("Themes.swift", """
+            let allowedThemes: Set<String> = ["dark.css", "light.css"]
+            func handleThemeMessage(_ theme: String, from peerID: String) {
+                guard allowedThemes.contains(theme) else { return }
+                let url = FileManager.default.temporaryDirectory.appendingPathComponent(theme)
+                try? Data().write(to: url)
+            }
+            """),
+            .nonTriggering("IncomingFile.m", """
+            - (void)handleIncomingFile:(NSURL *)incomingResourceURL withName:(NSString *)name fromID:(NSString *)fromID {
+                NSString *safeFileName = name.lastPathComponent;
+                if (safeFileName.length == 0 || [safeFileName isEqualToString:@".."] || [safeFileName isEqualToString:@"."]) {
+                    return;
+                }
+                NSURL *destinationFileURL = [[NSURL fileURLWithPath:NSTemporaryDirectory()] URLByAppendingPathComponent:safeFileName];
+                [[NSFileManager defaultManager] copyItemAtURL:incomingResourceURL toURL:destinationFileURL error:nil];
+            }
+            """),
+        ])
+
+    public init() {}
+
+    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        var reported = Set<Int>()
+        for flow in Dataflow.flows(in: file, rule: Self.description.id) {
+            var worst: (Taint, String, Severity)?
+            // Copying or moving the untrusted URL itself: it is a real file (the operation fails otherwise),
+            // so its last path component is a real name.
+            let movedFiles = Set(flow.taints(.source).filter { !$0.checks.contains(.lastPathComponent) }.compactMap(\.source))
+            for taint in flow.taints(.path) {
+                if let source = taint.source, movedFiles.contains(source), taint.checks.contains(.lastPathComponent) { continue }
+                guard let (missing, severity) = Self.missingChecks(taint) else { continue }
+                if let current = worst, current.2 >= severity { continue }
+                worst = (taint, missing, severity)
+            }
+            guard let (taint, missing, severity) = worst, reported.insert(flow.range.start.offset).inserted,
+                  let source = taint.source else { continue }
+            let path = CodeText.of(flow.arguments[.path], in: file)
+            let message = "\(DataflowReporting.capitalized(source.description)) reaches \(flow.calledName) as the path `\(path)`: \(missing)."
+            DataflowReporting.report(message, flow: flow, taint: taint, in: file, severity: severity,
+                                     confidence: Self.description.confidence, &sink)
+        }
+    }
+
+    /// What the path of this taint lacks, or nil when it is safe.
+    static func missingChecks(_ taint: Taint) -> (String, Severity)? {
+        guard let source = taint.source, !source.isSystemFileURL, !taint.isInertString else { return nil }
+        let checks = taint.checks
+        if !checks.isDisjoint(with: [.allowlisted, .validated]) { return nil }
+        if checks.contains(.prefixChecked) && checks.contains(.standardized) { return nil }
+        if checks.contains(.lastPathComponent) {
+            var rejected: [String] = []
+            if !checks.contains(.rejectsDotDot) { rejected.append("\"..\"") }
+            if !checks.contains(.rejectsDot) { rejected.append("\".\"") }
+            if !checks.contains(.rejectsEmpty) { rejected.append("the empty name") }
+            if rejected.isEmpty { return nil }
+            let list = rejected.count == 1 ? rejected[0] : rejected.dropLast().joined(separator: ", ") + " or " + (rejected.last ?? "")
+            if checks.contains(.rejectsDotDot) {
+                return ("it takes lastPathComponent but does not reject \(list), so the destination can be the folder itself", .low)
+            }
+            return ("it takes lastPathComponent but does not reject \(list), so \"..\" still leaves the folder", .high)
+        }
+        if checks.contains(.prefixChecked) {
+            return ("it is checked with hasPrefix but not standardized first, so \"../\" passes the check and leaves the folder", .high)
+        }
+        return ("nothing reduces it to one path component (lastPathComponent, then rejecting \"..\", \".\" and the empty name), so \"../\" leaves the folder", .high)
+    }
+}

@@ -1,0 +1,121 @@
+import MoatCore
+import MoatSyntax
+
+private func injectable(_ taint: Taint) -> Bool {
+    taint.source != nil && !taint.isInertString && taint.checks.isDisjoint(with: [.allowlisted, .validated])
+}
+
+/// Untrusted data used as the format string of an NSPredicate.
+public struct PredicateFormatInjectionRule: SourceRule {
+    public static let description = RuleDescription(
+        id: "MOAT-CODE-306", slug: "untrusted-predicate-format", title: "Untrusted data in an NSPredicate format",
+        kind: .source, severity: .medium, confidence: .high, cwe: [943],
+        masvs: ["MASVS-CODE-4"], mastg: [],
+        rationale: "The format string of an NSPredicate is parsed as predicate language. Input spliced into it can rewrite the query (`x' OR TRUEPREDICATE OR 'a`), read records it should not match, or use key paths and functions to reach other data or crash the app.",
+        fix: "Keep the format constant and pass input as an argument: `NSPredicate(format: \"name == %@\", name)`; use `%K` for key names that come from an allowlist.",
+        references: ["https://developer.apple.com/documentation/foundation/nspredicate"],
+        examples: [
+            .triggering("Search.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let term = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value else { return false }
+                let predicate = ↓NSPredicate(format: "title CONTAINS '\\(term)'")
+                results = notes.filter { predicate.evaluate(with: $0) }
+                return true
+            }
+            """),
+            .triggering("Search.m", """
+            - (void)userContentController:(WKUserContentController *)controller didReceiveScriptMessage:(WKScriptMessage *)message {
+                NSString *format = [NSString stringWithFormat:@"title CONTAINS '%@'", message.body];
+                NSPredicate *predicate = ↓[NSPredicate predicateWithFormat:format];
+                [self showNotesMatching:predicate];
+            }
+            """),
+            .nonTriggering("Search.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let term = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value else { return false }
+                let predicate = NSPredicate(format: "title CONTAINS %@", term)
+                results = notes.filter { predicate.evaluate(with: $0) }
+                return true
+            }
+            """),
+            .nonTriggering("Search.m", """
+            - (void)userContentController:(WKUserContentController *)controller didReceiveScriptMessage:(WKScriptMessage *)message {
+                NSPredicate *predicate = [NSPredicate predicateWithFormat:@"title CONTAINS %@", message.body];
+                [self showNotesMatching:predicate];
+            }
+            """),
+        ])
+
+    public init() {}
+
+    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        var reported = Set<Int>()
+        for flow in Dataflow.flows(in: file, rule: Self.description.id) {
+            guard let taint = flow.taints(.format).first(where: injectable), let source = taint.source,
+                  reported.insert(flow.range.start.offset).inserted else { continue }
+            let format = CodeText.of(flow.arguments[.format], in: file)
+            DataflowReporting.report("\(DataflowReporting.capitalized(source.description)) is part of the format string `\(format)` of \(flow.calledName): it is parsed as predicate language. Pass it as a %@ argument instead.",
+                                     flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
+        }
+    }
+}
+
+/// Untrusted data built into an SQL statement run by SQLite.
+public struct SQLInjectionRule: SourceRule {
+    public static let description = RuleDescription(
+        id: "MOAT-CODE-307", slug: "untrusted-sql-statement", title: "Untrusted data in an SQL statement",
+        kind: .source, severity: .high, confidence: .high, cwe: [89],
+        masvs: ["MASVS-CODE-4"], mastg: [],
+        rationale: "An SQL statement built by interpolating or formatting input lets a quote in that input end the literal and append SQL: read other tables, change or delete rows, or attach another database file.",
+        fix: "Keep the statement constant with `?` placeholders and bind the values with `sqlite3_bind_text`/`sqlite3_bind_int64` after `sqlite3_prepare_v2`.",
+        references: ["https://www.sqlite.org/c3ref/bind_blob.html", "https://cwe.mitre.org/data/definitions/89.html"],
+        examples: [
+            .triggering("Notes.swift", """
+            import SQLite3
+            func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                guard let title = message.body as? String else { return }
+                let sql = "DELETE FROM notes WHERE title = '\\(title)'"
+                ↓sqlite3_exec(db, sql, nil, nil, nil)
+            }
+            """),
+            .triggering("Notes.m", """
+            - (void)session:(MCSession *)session didReceiveData:(NSData *)data fromPeer:(MCPeerID *)peerID {
+                NSString *title = [[NSString alloc] initWithData:data encoding:NSUTF8StringEncoding];
+                NSString *sql = [NSString stringWithFormat:@"SELECT body FROM notes WHERE title = '%@'", title];
+                sqlite3_stmt *statement = NULL;
+                ↓sqlite3_prepare_v2(self.db, sql.UTF8String, -1, &statement, NULL);
+            }
+            """),
+            .nonTriggering("Notes.swift", """
+            import SQLite3
+            func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                guard let title = message.body as? String else { return }
+                var statement: OpaquePointer?
+                sqlite3_prepare_v2(db, "DELETE FROM notes WHERE title = ?", -1, &statement, nil)
+                sqlite3_bind_text(statement, 1, title, -1, nil)
+                sqlite3_step(statement)
+            }
+            """),
+            .nonTriggering("Notes.m", """
+            - (void)session:(MCSession *)session didReceiveData:(NSData *)data fromPeer:(MCPeerID *)peerID {
+                NSInteger noteId = [[[NSString alloc] initWithData:data encoding:NSUTF8StringEncoding] integerValue];
+                NSString *sql = [NSString stringWithFormat:@"SELECT body FROM notes WHERE id = %ld", (long)noteId];
+                sqlite3_stmt *statement = NULL;
+                sqlite3_prepare_v2(self.db, sql.UTF8String, -1, &statement, NULL);
+            }
+            """, note: "A number cannot change the statement."),
+        ])
+
+    public init() {}
+
+    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        var reported = Set<Int>()
+        for flow in Dataflow.flows(in: file, rule: Self.description.id) {
+            guard let taint = flow.taints(.sql).first(where: injectable), let source = taint.source,
+                  reported.insert(flow.range.start.offset).inserted else { continue }
+            let sql = CodeText.of(flow.arguments[.sql], in: file)
+            DataflowReporting.report("\(flow.calledName) runs the statement `\(sql)`, built from \(source.description): a quote in it ends the literal and the rest runs as SQL. Use ? placeholders and sqlite3_bind_*.",
+                                     flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
+        }
+    }
+}

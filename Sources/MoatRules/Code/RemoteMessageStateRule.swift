@@ -1,0 +1,250 @@
+import MoatCore
+import MoatSyntax
+
+/// WWDC anti-pattern 2: a message from another device moves a session's state machine without checking
+/// that the session exists, that it is in the state the message is valid in, and that the sender belongs
+/// to it.
+public struct RemoteMessageStateRule: SourceRule {
+    public static let description = RuleDescription(
+        id: "MOAT-CODE-302", slug: "remote-message-state-transition", title: "Remote message changes state without checks",
+        kind: .source, severity: .medium, confidence: .medium, cwe: [841, 346],
+        masvs: ["MASVS-CODE-4", "MASVS-PLATFORM-1"], mastg: [],
+        rationale: "A message from a peer, a socket or a game match is input, not an event of the app's own state machine. A handler that moves a session forward (sets its state, opens a connection) on the message alone lets a stale, replayed or forged message connect a session that is not being set up, or an uninvited device join it. Apple's session example looks the session up from the message's identifier, checks its current state and checks the sender against the invited peers before changing anything.",
+        fix: "Before the transition, in one guard: look the session up by the message's identifier, compare its current state with the state this message is valid in, and check that the sender is one of its peers: `guard let session = sessionsByIdentifier[message.sessionIdentifier], session.state == .inviting, session.invitedFromIdentifiers.contains(fromID) else { return }`.",
+        references: ["https://developer.apple.com/videos/play/wwdc2022/10060/", "https://cwe.mitre.org/data/definitions/841.html"],
+        examples: [
+            .triggering("Sessions.swift", """
+            func handleSessionInviteAccepted(with message: RemoteMessage, from fromID: String) {
+                guard session = sessionsByIdentifier[message.sessionIdentifier] else { return }
+
+                ↓session.state = .connected
+                session.setupSocket(to: fromID) { socket in
+                    cameraController.send(to: socket)
+                }
+            }
+            """, note: "The WWDC snippet without the state and sender checks."),
+            .triggering("Sessions.swift", """
+            func handleSessionInviteAccepted(with message: RemoteMessage, from fromID: String) {
+                guard let session = sessionsByIdentifier[message.sessionIdentifier],
+                      session.state == .inviting else { return }
+
+                ↓session.state = .connected
+                session.setupSocket(to: fromID) { socket in
+                    cameraController.send(to: socket)
+                }
+            }
+            """, note: "Any device can accept an invitation it did not receive."),
+            .triggering("Sessions.swift", """
+            func handleSessionInviteAccepted(with message: RemoteMessage, from fromID: String) {
+                guard let session = activeSession,
+                      session.invitedFromIdentifiers.contains(fromID) else { return }
+
+                ↓session.setupSocket(to: fromID) { socket in
+                    cameraController.send(to: socket)
+                }
+            }
+            """, note: "Opening a connection is a transition too; this one ignores which session the message names."),
+            .triggering("Sessions.m", """
+            - (void)handleSessionInviteAccepted:(RemoteMessage *)message fromID:(NSString *)fromID {
+                Session *session = self.sessionsByIdentifier[message.sessionIdentifier];
+                if (session == nil) {
+                    return;
+                }
+                ↓session.state = SessionStateConnected;
+                [session setupSocketTo:fromID];
+            }
+            """),
+            .nonTriggering("Sessions.swift", """
+            func handleSessionInviteAccepted(with message: RemoteMessage, from fromID: String) {
+                guard session = sessionsByIdentifier[message.sessionIdentifier],
+                      session.state == .inviting,
+                      session.invitedFromIdentifiers.contains(fromID) else { return }
+
+                session.state = .connected
+                session.setupSocket(to: fromID) { socket in
+                    cameraController.send(to: socket)
+                }
+            }
+            """, note: "The WWDC snippet as written."),
+            .nonTriggering("Sessions.swift", """
+            func handleSessionInviteAccepted(with message: RemoteMessage, from fromID: String) {
+                guard let session = sessionsByIdentifier[message.sessionIdentifier],
+                      session.invitedFromIdentifiers.contains(fromID) else { return }
+                switch session.state {
+                case .inviting:
+                    session.state = .connected
+                default:
+                    session.state = .failed
+                }
+            }
+            """),
+            .nonTriggering("Sessions.swift", """
+            func handleSessionInviteDeclined(with message: RemoteMessage, from fromID: String) {
+                guard let session = sessionsByIdentifier[message.sessionIdentifier] else {
+                    self.status = .unknownSession
+                    return
+                }
+                session.state = .closed
+            }
+            """, note: "Rejections and moves to a closed or failed state are not flagged."),
+            .nonTriggering("Sessions.m", """
+            - (void)handleSessionInviteAccepted:(RemoteMessage *)message fromID:(NSString *)fromID {
+                Session *session = self.sessionsByIdentifier[message.sessionIdentifier];
+                if (session == nil || session.state != SessionStateInviting ||
+                    ![session.invitedFromIdentifiers containsObject:fromID]) {
+                    return;
+                }
+                session.state = SessionStateConnected;
+                [session setupSocketTo:fromID];
+            }
+            """),
+        ])
+
+    public init() {}
+
+    static let stateWords: Set<String> = ["state", "status", "phase", "mode"]
+    static let closingWords = ["fail", "error", "invalid", "reject", "close", "disconnect", "cancel", "idle", "none", "unknown",
+                               "denied", "declin", "abort", "timeout", "timedout", "ended", "terminat", "expired"]
+    static let localObjects = ["MCSession", "GKMatch", "NWConnection", "URLSessionWebSocketTask", "MCNearbyService", "WCSession"]
+
+    struct Transition {
+        var range: SourceRange
+        var object: String?
+        var text: String
+        var dominance: Dominance
+    }
+
+    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        for (function, _) in file.allFunctions {
+            guard let body = function.body, let senderIndex = RemoteHandlers.senderIndex(of: function) else { continue }
+            let sender = function.parameters[senderIndex].name
+            var messages = Set<String>()
+            for (index, parameter) in function.parameters.enumerated() where index != senderIndex {
+                if let type = parameter.type, Self.localObjects.contains(where: type.contains) { continue }
+                messages.insert(parameter.name)
+            }
+            guard let transition = firstTransition(in: body, file) else { continue }
+            let missing = missingChecks(transition, messages: messages, sender: sender)
+            guard !missing.isEmpty else { continue }
+            let object = transition.object ?? "self"
+            let list = missing.count == 1 ? missing[0] : missing.dropLast().joined(separator: ", without ") + " and without " + (missing.last ?? "")
+            let message = "\(function.fullName) handles a message from `\(sender)` and \(transition.text) without \(list): a stale, replayed or forged message can move `\(object)` forward."
+            sink.report(message, in: file, at: transition.range,
+                        related: [FindingSink.related("the remote message arrives here, sent by `\(sender)`", in: file, at: function.nameRange)])
+        }
+    }
+
+    private func firstTransition(in body: Block, _ file: CodeFile) -> Transition? {
+        var found: Transition?
+        DominanceWalk.walk(body.statements) { statement, dominance in
+            guard found == nil, !dominance.isRejection else { return }
+            if case .assignment(let target, "=", let value) = statement.kind, let transition = stateWrite(target, value, statement.range, file) {
+                found = Transition(range: statement.range, object: transition.object, text: transition.text, dominance: dominance)
+                return
+            }
+            for expression in statement.expressions {
+                for node in expression.descendants() {
+                    guard found == nil, case .call(let callee, let arguments, let isMessageSend) = node.kind else { continue }
+                    if isMessageSend, arguments.count == 1, let name = callee.name, name.hasPrefix("set"), name.hasSuffix(":"),
+                       let property = setterProperty(name), isStateName(property), !isClosing(arguments[0].value, file) {
+                        let object = callee.receiver.flatMap(objectName)
+                        found = Transition(range: node.range, object: object,
+                                           text: "sets `\(object.map { $0 + "." } ?? "")\(property)`", dominance: dominance)
+                    } else if let opener = connectionOpener(node, callee: callee) {
+                        let object = callee.receiver.flatMap(objectName)
+                        found = Transition(range: node.range, object: object, text: "opens a connection (\(opener))", dominance: dominance)
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    private func stateWrite(_ target: Expression, _ value: Expression, _ range: SourceRange, _ file: CodeFile) -> (object: String?, text: String)? {
+        guard let path = target.accessPath else { return nil }
+        let components = path.split(separator: ".").map(String.init)
+        // A status text (`status = "Received \(name)"`) is not a state machine.
+        guard let property = components.last, isStateName(property), !isClosing(value, file), !value.isStringLiteral else { return nil }
+        let object = components.count > 1 ? components.dropLast().joined(separator: ".") : nil
+        return (object, "sets `\(path)` to `\(CodeText.of(value, in: file, limit: 40))`")
+    }
+
+    private func isStateName(_ name: String) -> Bool {
+        !Set(CamelCase.words(name).map { $0.lowercased() }).isDisjoint(with: Self.stateWords)
+    }
+
+    private func isClosing(_ value: Expression, _ file: CodeFile) -> Bool {
+        let text = file.text(value.range).lowercased()
+        return Self.closingWords.contains { text.contains($0) }
+    }
+
+    private func setterProperty(_ selector: String) -> String? {
+        let stem = selector.dropFirst(3).dropLast()
+        guard let first = stem.first else { return nil }
+        return first.lowercased() + stem.dropFirst()
+    }
+
+    private func objectName(_ receiver: Expression) -> String? {
+        guard let path = receiver.accessPath, path != "self" else { return nil }
+        return path
+    }
+
+    /// `setupSocket(to:)`, `connect(to:)`, `openConnection`, `NWConnection(host:port:using:)`.
+    private func connectionOpener(_ call: Expression, callee: Expression) -> String? {
+        guard let name = callee.baseCallName else { return nil }
+        let words = CamelCase.words(name).map { $0.lowercased() }
+        guard let first = words.first else { return nil }
+        if name == "NWConnection" || name == "nw_connection_create" { return name }
+        if words.contains("disconnect") || words.contains("close") { return nil }
+        if words.contains("socket") && !["close", "remove", "cancel", "tear", "teardown"].contains(first) { return name }
+        if first == "connect" { return name }
+        if words.contains("connection") && ["open", "start", "setup", "set", "establish", "create", "make", "accept"].contains(first) {
+            return name
+        }
+        return nil
+    }
+
+    private func missingChecks(_ transition: Transition, messages: Set<String>, sender: String) -> [String] {
+        let dominance = transition.dominance
+        var derived = messages
+        for binding in dominance.bindings where !binding.value.referencedNames.isDisjoint(with: derived) {
+            derived.formUnion(binding.names)
+        }
+        var missing: [String] = []
+        if let object = transition.object {
+            let root = String(object.split(separator: ".").first ?? Substring(object))
+            let lookedUp = dominance.bindings.contains { binding in
+                binding.names.contains(root) && !binding.value.referencedNames.isDisjoint(with: messages.union(derived.subtracting([root])))
+            } || dominance.checkedExpressions.contains { expression in
+                let names = expression.referencedNames
+                return names.contains(root) && !names.isDisjoint(with: messages)
+            }
+            if !lookedUp { missing.append("looking `\(object)` up from the message's identifier") }
+        }
+        let stateCompared = dominance.checkedExpressions.contains { expression in
+            expression.descendants().contains { node in
+                guard let path = node.accessPath else { return false }
+                let components = path.split(separator: ".").map(String.init)
+                guard let last = components.last, isStateName(last) else { return false }
+                let owner = components.count > 1 ? components.dropLast().joined(separator: ".") : nil
+                return owner == transition.object || (transition.object == nil && owner == nil)
+            }
+        }
+        if !stateCompared {
+            missing.append("comparing the current state of `\(transition.object ?? "self")` with the state the message is valid in")
+        }
+        var senderNames: Set<String> = [sender]
+        for binding in dominance.bindings where binding.value.referencedNames.contains(sender) { senderNames.formUnion(binding.names) }
+        let senderChecked = dominance.checkedExpressions.contains { !$0.referencedNames.isDisjoint(with: senderNames) }
+            || dominance.bindings.contains { binding in
+                binding.value.descendants().contains { node in
+                    switch node.kind {
+                    case .subscriptAccess(_, let arguments): return arguments.contains { $0.value.referencedNames.contains(sender) }
+                    default: return false
+                    }
+                }
+            }
+        if !senderChecked { missing.append("checking that the sender `\(sender)` is one of its peers") }
+        return missing
+    }
+}

@@ -1,0 +1,241 @@
+import MoatCore
+import MoatSyntax
+
+/// What a sink does with untrusted data. Each kind belongs to one rule.
+public enum SinkKind: String, Sendable, Hashable, CaseIterable {
+    case filePath, javaScript, webViewLoad, openURL, classLookup, unarchive, memoryCopy, stringFromBuffer
+    case allocation, predicateFormat, sqlStatement, sensitiveAction
+
+    /// The rule that reports flows into this kind of sink.
+    public var ruleId: String {
+        switch self {
+        case .filePath: "MOAT-CODE-301"
+        case .classLookup, .unarchive: "MOAT-CODE-303"
+        case .memoryCopy, .stringFromBuffer: "MOAT-CODE-304"
+        case .allocation: "MOAT-CODE-305"
+        case .predicateFormat: "MOAT-CODE-306"
+        case .sqlStatement: "MOAT-CODE-307"
+        case .javaScript: "MOAT-PLAT-301"
+        case .webViewLoad: "MOAT-PLAT-302"
+        case .sensitiveAction: "MOAT-PLAT-303"
+        case .openURL: "MOAT-PLAT-304"
+        }
+    }
+}
+
+/// The part of a sink call a role designates.
+public enum SinkRole: String, Sendable, Hashable {
+    case path, script, url, html, className, data, classes, destination, source, length, count, buffer, size
+    case format, sql, argument
+}
+
+enum ArgumentSelector: Sendable, Hashable {
+    /// The argument with one of these labels (Swift label or Objective-C selector piece).
+    case label(Set<String>)
+    /// The argument at this position.
+    case index(Int)
+    /// The receiver of the call (`data` in `[data getBytes:...]`).
+    case receiver
+    /// Every argument.
+    case all
+}
+
+/// One entry of the sink table.
+struct TaintSink: Sendable {
+    var kind: SinkKind
+    /// How messages name the API.
+    var api: String
+    /// Swift base names, Objective-C selectors, C function names.
+    var names: Set<String>
+    var roles: [(role: SinkRole, argument: ArgumentSelector)]
+    /// When not empty, the receiver's chain of names (or its declared type) must mention one of these.
+    var receivers: [String] = []
+    /// When given, one argument must carry one of these labels (tells `write(to:)` from other `write`s).
+    var requiredLabels: Set<String>? = nil
+    /// Only in C-family files.
+    var cFamilyOnly = false
+}
+
+/// THE table of sinks, each with the rule it belongs to (`SinkKind.ruleId`).
+enum TaintSinks {
+    static let fileManager = ["FileManager", "fileManager", "NSFileManager", "defaultManager", "default", "manager", "fm"]
+
+    static let all: [TaintSink] = [
+        // MARK: File paths (MOAT-CODE-301): the destination of a write, copy, move, create or remove.
+        // `.source` is the file copied or moved: when it is the untrusted URL itself, the operation only
+        // works on a real file, whose last path component is a real name.
+        TaintSink(kind: .filePath, api: "FileManager.copyItem/moveItem/linkItem", names: ["copyItem", "moveItem", "linkItem", "replaceItemAt"],
+                  roles: [(.path, .label(["to", "toPath"])), (.source, .label(["at", "atPath"]))], requiredLabels: ["to", "toPath"]),
+        TaintSink(kind: .filePath, api: "-[NSFileManager copyItemAtURL:toURL:error:]",
+                  names: ["copyItemAtURL:toURL:error:", "moveItemAtURL:toURL:error:", "linkItemAtURL:toURL:error:"],
+                  roles: [(.path, .label(["toURL"])), (.source, .index(0))]),
+        TaintSink(kind: .filePath, api: "-[NSFileManager copyItemAtPath:toPath:error:]",
+                  names: ["copyItemAtPath:toPath:error:", "moveItemAtPath:toPath:error:", "linkItemAtPath:toPath:error:"],
+                  roles: [(.path, .label(["toPath"])), (.source, .index(0))]),
+        TaintSink(kind: .filePath, api: "FileManager.removeItem", names: ["removeItem", "trashItem"],
+                  roles: [(.path, .label(["at", "atPath"]))], requiredLabels: ["at", "atPath"]),
+        TaintSink(kind: .filePath, api: "-[NSFileManager removeItemAtPath:error:]",
+                  names: ["removeItemAtURL:error:", "removeItemAtPath:error:", "trashItemAtURL:resultingItemURL:error:"],
+                  roles: [(.path, .index(0))]),
+        TaintSink(kind: .filePath, api: "FileManager.createFile(atPath:contents:attributes:)", names: ["createFile"],
+                  roles: [(.path, .label(["atPath"]))], requiredLabels: ["atPath"]),
+        TaintSink(kind: .filePath, api: "-[NSFileManager createFileAtPath:contents:attributes:]",
+                  names: ["createFileAtPath:contents:attributes:"], roles: [(.path, .index(0))]),
+        TaintSink(kind: .filePath, api: "FileManager.createDirectory", names: ["createDirectory"],
+                  roles: [(.path, .label(["at", "atPath"]))], requiredLabels: ["at", "atPath"]),
+        TaintSink(kind: .filePath, api: "-[NSFileManager createDirectoryAtURL:...]",
+                  names: ["createDirectoryAtURL:withIntermediateDirectories:attributes:error:",
+                          "createDirectoryAtPath:withIntermediateDirectories:attributes:error:"],
+                  roles: [(.path, .index(0))]),
+        TaintSink(kind: .filePath, api: "write(to:)", names: ["write"], roles: [(.path, .label(["to", "toFile"]))],
+                  requiredLabels: ["to", "toFile"]),
+        TaintSink(kind: .filePath, api: "-[NSData writeToFile:atomically:]",
+                  names: ["writeToFile:atomically:", "writeToURL:atomically:", "writeToURL:options:error:", "writeToFile:options:error:",
+                          "writeToFile:atomically:encoding:error:", "writeToURL:atomically:encoding:error:"],
+                  roles: [(.path, .index(0))]),
+        TaintSink(kind: .filePath, api: "FileHandle(forWritingTo:)", names: ["FileHandle", "fileHandleForWritingAtPath:",
+                                                                          "fileHandleForWritingToURL:error:", "fileHandleForUpdatingAtPath:"],
+                  roles: [(.path, .label(["forWritingTo", "forWritingAtPath", "forUpdating", "forUpdatingAtPath",
+                                          "fileHandleForWritingAtPath", "fileHandleForWritingToURL", "fileHandleForUpdatingAtPath"]))]),
+
+        // MARK: JavaScript evaluation (MOAT-PLAT-301)
+        TaintSink(kind: .javaScript, api: "evaluateJavaScript", names: ["evaluateJavaScript", "evaluateJavaScript:completionHandler:",
+                                                                         "evaluateJavaScript:inFrame:inContentWorld:completionHandler:",
+                                                                         "callAsyncJavaScript",
+                                                                         "callAsyncJavaScript:arguments:inFrame:inContentWorld:completionHandler:",
+                                                                         "stringByEvaluatingJavaScriptFromString:"],
+                  roles: [(.script, .index(0))]),
+        TaintSink(kind: .javaScript, api: "JSContext.evaluateScript", names: ["evaluateScript", "evaluateScript:", "evaluateScript:withSourceURL:"],
+                  roles: [(.script, .index(0))]),
+        TaintSink(kind: .javaScript, api: "WKUserScript(source:)", names: ["WKUserScript", "initWithSource:injectionTime:forMainFrameOnly:"],
+                  roles: [(.script, .label(["source", "initWithSource"]))]),
+
+        // MARK: Web view loads (MOAT-PLAT-302)
+        TaintSink(kind: .webViewLoad, api: "WKWebView.load", names: ["load", "loadRequest:"], roles: [(.url, .index(0))],
+                  receivers: ["webView", "webview", "WebView"]),
+        TaintSink(kind: .webViewLoad, api: "WKWebView.loadFileURL(_:allowingReadAccessTo:)",
+                  names: ["loadFileURL", "loadFileURL:allowingReadAccessToURL:"],
+                  roles: [(.url, .index(0)), (.url, .label(["allowingReadAccessTo", "allowingReadAccessToURL"]))]),
+        TaintSink(kind: .webViewLoad, api: "WKWebView.loadHTMLString(_:baseURL:)", names: ["loadHTMLString", "loadHTMLString:baseURL:"],
+                  roles: [(.html, .index(0)), (.url, .label(["baseURL"]))]),
+
+        // MARK: Opening URLs (MOAT-PLAT-304)
+        TaintSink(kind: .openURL, api: "UIApplication.open(_:)", names: ["open", "openURL:", "openURL:options:completionHandler:"],
+                  roles: [(.url, .index(0))], receivers: ["UIApplication", "application", "Application", "sharedApplication", "NSWorkspace"]),
+        TaintSink(kind: .openURL, api: "OpenURLAction", names: ["openURL"], roles: [(.url, .index(0))]),
+
+        // MARK: Deserialization (MOAT-CODE-303)
+        TaintSink(kind: .classLookup, api: "NSClassFromString", names: ["NSClassFromString", "objc_getClass", "objc_lookUpClass"],
+                  roles: [(.className, .index(0))]),
+        TaintSink(kind: .unarchive, api: "NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)",
+                  names: ["unarchivedObject", "unarchivedArrayOfObjects", "unarchivedObjectOfClasses:fromData:error:",
+                          "unarchivedObjectOfClass:fromData:error:", "unarchivedArrayOfObjectsOfClasses:fromData:error:"],
+                  roles: [(.classes, .index(0)), (.data, .label(["from", "fromData"]))]),
+
+        // MARK: Memory copies (MOAT-CODE-304)
+        TaintSink(kind: .memoryCopy, api: "memcpy", names: ["memcpy", "memmove", "__builtin_memcpy", "__builtin_memmove"],
+                  roles: [(.destination, .index(0)), (.source, .index(1)), (.length, .index(2))]),
+        TaintSink(kind: .memoryCopy, api: "strcpy", names: ["strcpy", "strcat"],
+                  roles: [(.destination, .index(0)), (.source, .index(1))], cFamilyOnly: true),
+        TaintSink(kind: .memoryCopy, api: "-[NSData getBytes:length:]", names: ["getBytes:length:", "getBytes"],
+                  roles: [(.destination, .index(0)), (.length, .label(["length"])), (.source, .receiver)], requiredLabels: ["length"]),
+        TaintSink(kind: .memoryCopy, api: "Data.copyBytes(to:count:)", names: ["copyBytes"],
+                  roles: [(.destination, .label(["to"])), (.length, .label(["count"])), (.source, .receiver)], requiredLabels: ["count"]),
+        TaintSink(kind: .memoryCopy, api: "copyMemory(from:byteCount:)", names: ["copyMemory"],
+                  roles: [(.destination, .receiver), (.source, .label(["from"])), (.length, .label(["byteCount"]))],
+                  requiredLabels: ["byteCount"]),
+        TaintSink(kind: .stringFromBuffer, api: "-[NSString initWithCharacters:length:]",
+                  names: ["initWithCharacters:length:", "stringWithCharacters:length:"],
+                  roles: [(.buffer, .index(0)), (.count, .index(1))]),
+        TaintSink(kind: .stringFromBuffer, api: "String(utf16CodeUnits:count:)", names: ["String", "NSString"],
+                  roles: [(.buffer, .label(["utf16CodeUnits", "characters"])), (.count, .label(["count", "length"]))],
+                  requiredLabels: ["utf16CodeUnits", "characters"]),
+
+        // MARK: Allocation sizes (MOAT-CODE-305; reported when an unchecked product reaches them)
+        TaintSink(kind: .allocation, api: "malloc", names: ["malloc", "alloca", "valloc"], roles: [(.size, .index(0))]),
+        TaintSink(kind: .allocation, api: "realloc", names: ["realloc", "reallocf"], roles: [(.size, .index(1))]),
+        TaintSink(kind: .allocation, api: "calloc", names: ["calloc"], roles: [(.size, .index(0)), (.size, .index(1))]),
+        TaintSink(kind: .allocation, api: "NSMutableData dataWithLength:", names: ["dataWithLength:", "initWithLength:", "dataWithCapacity:"],
+                  roles: [(.size, .index(0))]),
+        TaintSink(kind: .allocation, api: "allocate(byteCount:)", names: ["allocate"],
+                  roles: [(.size, .label(["byteCount", "capacity"]))]),
+        TaintSink(kind: .allocation, api: "Data(count:)", names: ["Data", "NSMutableData"], roles: [(.size, .label(["count", "length", "capacity"]))]),
+        TaintSink(kind: .allocation, api: "-[NSData initWithBytes:length:]", names: ["dataWithBytes:length:", "initWithBytes:length:"],
+                  roles: [(.size, .index(1))]),
+        // Comparisons (`==`, `!=`, `<`...): a wrapped product makes a length check pass.
+        TaintSink(kind: .allocation, api: "a length check", names: [], roles: [(.size, .all)]),
+
+        // MARK: Queries (MOAT-CODE-306, MOAT-CODE-307)
+        TaintSink(kind: .predicateFormat, api: "NSPredicate(format:)", names: ["NSPredicate"], roles: [(.format, .label(["format"]))],
+                  requiredLabels: ["format"]),
+        TaintSink(kind: .predicateFormat, api: "+[NSPredicate predicateWithFormat:]",
+                  names: ["predicateWithFormat:", "predicateWithFormat:arguments:", "predicateWithFormat:argumentArray:"],
+                  roles: [(.format, .index(0))]),
+        TaintSink(kind: .sqlStatement, api: "sqlite3_exec/sqlite3_prepare",
+                  names: ["sqlite3_exec", "sqlite3_prepare", "sqlite3_prepare_v2", "sqlite3_prepare_v3", "sqlite3_prepare16",
+                          "sqlite3_prepare16_v2", "sqlite3_prepare16_v3"],
+                  roles: [(.sql, .index(1))]),
+
+        // MARK: Sensitive actions (MOAT-PLAT-303): matched by the called method's name, see `SensitiveActions`.
+        TaintSink(kind: .sensitiveAction, api: "a sensitive action", names: [], roles: [(.argument, .all)]),
+    ]
+
+    static let byName: [String: [TaintSink]] = {
+        var table: [String: [TaintSink]] = [:]
+        for sink in all {
+            for name in sink.names { table[name, default: []].append(sink) }
+        }
+        return table
+    }()
+
+    static let sensitiveAction: TaintSink = all.first { $0.kind == .sensitiveAction }!
+    static let lengthComparison: TaintSink = all.first { $0.api == "a length check" }!
+}
+
+/// Method names that perform an action a URL must not trigger on its own (MASTG-TEST-0075): place a call,
+/// pay, delete, send, transfer, change settings, sign in or out.
+enum SensitiveActions {
+    static let verbs: Set<String> = ["call", "dial", "purchase", "buy", "pay", "checkout", "delete", "erase",
+                                     "wipe", "send", "transfer", "withdraw", "logout", "signout", "login", "signin",
+                                     "authenticate", "authorize", "remove", "change", "update", "set", "reset", "save"]
+    /// Verbs that are sensitive only with one of these objects (`changePassword`, `updateSettings`, `removeAccount`).
+    static let qualifiedVerbs: Set<String> = ["remove", "change", "update", "set", "reset", "save"]
+    static let sensitiveObjects: Set<String> = ["setting", "settings", "password", "passcode", "pin", "email", "phone", "preference",
+                                                "preferences", "config", "configuration", "account", "permission", "permissions",
+                                                "card", "payment", "payee", "contact", "device", "user", "member", "friend",
+                                                "credential", "credentials", "address", "recipient", "limit"]
+    /// Objects that make any verb harmless bookkeeping.
+    static let harmlessObjects: Set<String> = ["analytics", "event", "events", "log", "logs", "metric", "metrics", "telemetry",
+                                               "breadcrumb", "observer", "observers", "notification", "animation", "animations",
+                                               "subview", "subviews", "superview", "gesture", "constraint", "constraints", "cache",
+                                               "layout", "title", "image", "text", "color", "needs", "display", "frame", "hidden",
+                                               "delegate", "target", "value", "object", "state", "selected", "highlighted", "completion",
+                                               "handler", "callback", "block", "backward", "forward", "as"]
+
+    /// Analytics, logging and tracking calls (`tracker.send(event:)`, `Analytics.logEvent`).
+    static func isBookkeeping(labels: [String], receiver: Expression?) -> Bool {
+        for label in labels where CamelCase.words(label).contains(where: { harmlessObjects.contains($0.lowercased()) }) { return true }
+        guard let receiver else { return false }
+        return receiver.nameChain.contains { link in
+            let lowered = link.lowercased()
+            return ["analytics", "tracker", "tracking", "logger", "log", "telemetry", "metrics", "crashlytics"].contains { lowered.contains($0) }
+        }
+    }
+
+    /// The verb that makes this method name sensitive, or nil. `name` is a Swift base name or the first
+    /// selector piece.
+    static func action(in name: String) -> String? {
+        let words = CamelCase.words(name).map { $0.lowercased() }
+        guard var verb = words.first else { return nil }
+        var rest = Array(words.dropFirst())
+        // logOut, signOut, logIn, signIn
+        if (verb == "log" || verb == "sign"), let next = rest.first, next == "out" || next == "in" {
+            verb += next
+            rest.removeFirst()
+        }
+        guard verbs.contains(verb) else { return nil }
+        if rest.contains(where: harmlessObjects.contains) { return nil }
+        if qualifiedVerbs.contains(verb), !rest.contains(where: sensitiveObjects.contains) { return nil }
+        return verb
+    }
+}

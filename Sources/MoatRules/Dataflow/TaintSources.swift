@@ -1,0 +1,272 @@
+import MoatCore
+import MoatSyntax
+
+/// How a source shows up in code.
+enum SourcePattern: Sendable {
+    /// Parameters (by index, 0-based) of a method implementation with one of these full names (Swift
+    /// `application(_:open:options:)`, Objective-C `application:openURL:options:`). With `latent`, the
+    /// parameter becomes untrusted only when one of those members is read (`userActivity.webpageURL`).
+    case parameter(functions: Set<String>, index: Int, latent: Set<String>?)
+    /// A parameter of a closure or block passed to a call with one of these names (Swift base names,
+    /// Objective-C selectors, C functions).
+    case closureParameter(calls: Set<String>, index: Int, latent: Set<String>?)
+    /// Reading a property with one of these names, on a receiver whose chain of names mentions one of
+    /// `receivers` (any receiver when empty), or whose declared type mentions `receiverType`.
+    case member(names: Set<String>, receivers: [String], receiverType: String?)
+    /// Calling a method with one of these names (base name or selector) on such a receiver; `labels`, when
+    /// given, are the accepted first argument labels.
+    case call(names: Set<String>, receivers: [String], labels: Set<String>?)
+    /// A value read from a `CKRecord` (subscript, `object(forKey:)`, `value(forKey:)`, `objectForKey:`...).
+    case recordField
+    /// A C library call that writes untrusted bytes into the buffer passed as argument `index`.
+    case cOutArgument(functions: Set<String>, index: Int)
+    /// A C library call whose result is untrusted.
+    case cResult(functions: Set<String>)
+    /// Parameters of a function that handles messages from an identified remote sender
+    /// (`handleIncomingFile(_:with:from:)`): all but the sender are untrusted. A heuristic: medium confidence.
+    case remoteHandlerParameters
+    /// Parameters of methods declared in a protocol that inherits `JSExport`, in classes adopting it.
+    case javaScriptExportParameters
+    /// Parameters of a block or closure stored into a `JSContext` (`context[@"name"] = ^(NSString *s) {...}`).
+    case javaScriptContextBlockParameters
+    /// A decoder: its result is as untrusted as its input. Listed for the record; the engine already
+    /// propagates through every call that is not a sanitizer.
+    case decoder(names: Set<String>)
+}
+
+/// One entry of the source table.
+struct TaintSource: Sendable {
+    var kind: SourceKind
+    var description: String
+    var pattern: SourcePattern
+    var confidence: Confidence = .high
+    var isSystemFileURL = false
+}
+
+/// THE table of untrusted inputs. Everything the engine treats as attacker-controlled is listed here.
+enum TaintSources {
+    static let all: [TaintSource] = [
+        // MARK: URL schemes and universal links (MASTG-TEST-0075)
+        TaintSource(kind: .urlScheme, description: "the URL opened through application(_:open:options:)",
+                    pattern: .parameter(functions: ["application(_:open:options:)", "application(_:open:sourceApplication:annotation:)",
+                                                    "application(_:handleOpen:)", "application:openURL:options:",
+                                                    "application:openURL:sourceApplication:annotation:", "application:handleOpenURL:"],
+                                        index: 1, latent: nil)),
+        TaintSource(kind: .urlScheme, description: "the URL contexts passed to scene(_:openURLContexts:)",
+                    pattern: .parameter(functions: ["scene(_:openURLContexts:)", "scene:openURLContexts:"], index: 1, latent: nil)),
+        TaintSource(kind: .urlScheme, description: "the URL contexts in the connection options of scene(_:willConnectTo:options:)",
+                    pattern: .parameter(functions: ["scene(_:willConnectTo:options:)", "scene:willConnectToSession:options:"],
+                                        index: 2, latent: ["urlContexts", "URLContexts", "userActivities"])),
+        TaintSource(kind: .urlScheme, description: "the URL passed to onOpenURL",
+                    pattern: .closureParameter(calls: ["onOpenURL"], index: 0, latent: nil)),
+        TaintSource(kind: .universalLink, description: "the webpageURL of the user activity passed to application(_:continue:restorationHandler:)",
+                    pattern: .parameter(functions: ["application(_:continue:restorationHandler:)", "scene(_:continue:)",
+                                                    "application:continueUserActivity:restorationHandler:", "scene:continueUserActivity:"],
+                                        index: 1, latent: ["webpageURL"])),
+        TaintSource(kind: .universalLink, description: "the webpageURL of the user activity passed to onContinueUserActivity",
+                    pattern: .closureParameter(calls: ["onContinueUserActivity"], index: 0, latent: ["webpageURL"])),
+        TaintSource(kind: .universalLink, description: "NSUserActivity.webpageURL",
+                    pattern: .member(names: ["webpageURL"], receivers: [], receiverType: nil)),
+
+        // MARK: WebKit and JavaScriptCore bridges (MASTG-TEST-0078)
+        TaintSource(kind: .scriptMessage, description: "the body of a WKScriptMessage posted by page JavaScript",
+                    pattern: .parameter(functions: ["userContentController(_:didReceive:)", "userContentController(_:didReceive:replyHandler:)",
+                                                    "userContentController:didReceiveScriptMessage:",
+                                                    "userContentController:didReceiveScriptMessage:replyHandler:"],
+                                        index: 1, latent: ["body"])),
+        TaintSource(kind: .scriptMessage, description: "WKScriptMessage.body",
+                    pattern: .member(names: ["body"], receivers: [], receiverType: "WKScriptMessage")),
+        TaintSource(kind: .javaScriptBridge, description: "a parameter of a JSExport method, called by page JavaScript",
+                    pattern: .javaScriptExportParameters),
+        TaintSource(kind: .javaScriptBridge, description: "a parameter of a block exposed to JavaScript through a JSContext",
+                    pattern: .javaScriptContextBlockParameters),
+
+        // MARK: MultipeerConnectivity (MCSessionDelegate)
+        TaintSource(kind: .peerToPeer, description: "the data a nearby peer sent (MCSession didReceive data)",
+                    pattern: .parameter(functions: ["session(_:didReceive:fromPeer:)", "session:didReceiveData:fromPeer:"], index: 1, latent: nil)),
+        TaintSource(kind: .peerToPeer, description: "the peer ID of the sender, with the display name it chose",
+                    pattern: .parameter(functions: ["session(_:didReceive:fromPeer:)", "session:didReceiveData:fromPeer:",
+                                                    "session(_:didStartReceivingResourceWithName:fromPeer:with:)",
+                                                    "session:didStartReceivingResourceWithName:fromPeer:withProgress:",
+                                                    "session(_:didFinishReceivingResourceWithName:fromPeer:at:withError:)",
+                                                    "session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:"],
+                                        index: 2, latent: nil)),
+        TaintSource(kind: .peerToPeer, description: "the resource name a nearby peer chose (MCSession didReceiveResource)",
+                    pattern: .parameter(functions: ["session(_:didStartReceivingResourceWithName:fromPeer:with:)",
+                                                    "session:didStartReceivingResourceWithName:fromPeer:withProgress:",
+                                                    "session(_:didFinishReceivingResourceWithName:fromPeer:at:withError:)",
+                                                    "session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:"],
+                                        index: 1, latent: nil)),
+        TaintSource(kind: .peerToPeer, description: "the file a nearby peer sent (MCSession resource URL)",
+                    pattern: .parameter(functions: ["session(_:didFinishReceivingResourceWithName:fromPeer:at:withError:)",
+                                                    "session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:"],
+                                        index: 3, latent: nil),
+                    isSystemFileURL: true),
+        TaintSource(kind: .peerToPeer, description: "the stream name a nearby peer chose",
+                    pattern: .parameter(functions: ["session(_:didReceive:withName:fromPeer:)", "session:didReceiveStream:withName:fromPeer:"],
+                                        index: 2, latent: nil)),
+        TaintSource(kind: .peerToPeer, description: "the peer ID of the sender, with the display name it chose",
+                    pattern: .parameter(functions: ["session(_:didReceive:withName:fromPeer:)", "session:didReceiveStream:withName:fromPeer:"],
+                                        index: 3, latent: nil)),
+
+        // MARK: Network input
+        TaintSource(kind: .network, description: "data received on an NWConnection or a WebSocket",
+                    pattern: .closureParameter(calls: ["receive", "receiveMessage", "receiveMessageWithCompletionHandler:",
+                                                       "nw_connection_receive", "nw_connection_receive_message"], index: 0, latent: nil)),
+        TaintSource(kind: .network, description: "a message received on a URLSessionWebSocketTask",
+                    pattern: .call(names: ["receive"], receivers: [], labels: [])),
+        TaintSource(kind: .network, description: "the response data of a URLSession task",
+                    pattern: .closureParameter(calls: ["dataTask", "uploadTask", "dataTaskWithURL:completionHandler:",
+                                                       "dataTaskWithRequest:completionHandler:",
+                                                       "uploadTaskWithRequest:fromData:completionHandler:",
+                                                       "uploadTaskWithRequest:fromFile:completionHandler:"], index: 0, latent: nil)),
+        TaintSource(kind: .network, description: "the file a URLSession download task saved",
+                    pattern: .closureParameter(calls: ["downloadTask", "downloadTaskWithURL:completionHandler:",
+                                                       "downloadTaskWithRequest:completionHandler:"], index: 0, latent: nil),
+                    isSystemFileURL: true),
+        TaintSource(kind: .network, description: "the response data of URLSession.data(from:)",
+                    pattern: .call(names: ["data", "upload", "bytes"], receivers: ["URLSession", "session", "Session"],
+                                   labels: ["from", "for"])),
+        TaintSource(kind: .network, description: "the data a URLSession data task received",
+                    pattern: .parameter(functions: ["urlSession(_:dataTask:didReceive:)", "URLSession:dataTask:didReceiveData:"],
+                                        index: 2, latent: nil)),
+
+        // MARK: CloudKit records (WWDC: binary fields of a CKRecord are external input)
+        TaintSource(kind: .cloudRecord, description: "a CKRecord field", pattern: .recordField),
+
+        // MARK: Pasteboard (MASTG-TEST-0073)
+        TaintSource(kind: .pasteboard, description: "the pasteboard contents",
+                    pattern: .member(names: ["string", "strings", "url", "urls", "URL", "URLs", "items", "itemProviders"],
+                                     receivers: ["UIPasteboard", "generalPasteboard", "pasteboard", "Pasteboard"], receiverType: "UIPasteboard")),
+        TaintSource(kind: .pasteboard, description: "the pasteboard contents",
+                    pattern: .call(names: ["data", "value", "dataForPasteboardType:", "valueForPasteboardType:"],
+                                   receivers: ["UIPasteboard", "generalPasteboard", "pasteboard", "Pasteboard"], labels: ["forPasteboardType", "dataForPasteboardType", "valueForPasteboardType"])),
+
+        // MARK: Files and items from other apps
+        TaintSource(kind: .pickedDocument, description: "the documents picked in a UIDocumentPickerViewController",
+                    pattern: .parameter(functions: ["documentPicker(_:didPickDocumentsAt:)", "documentPicker(_:didPickDocumentAt:)",
+                                                    "documentPicker:didPickDocumentsAtURLs:", "documentPicker:didPickDocumentAtURL:"],
+                                        index: 1, latent: nil),
+                    isSystemFileURL: true),
+        TaintSource(kind: .shareExtension, description: "the items shared into the extension (extensionContext.inputItems)",
+                    pattern: .member(names: ["inputItems"], receivers: ["extensionContext"], receiverType: nil)),
+        TaintSource(kind: .shareExtension, description: "an item loaded from an NSItemProvider (share extension, drag and drop)",
+                    pattern: .closureParameter(calls: ["loadItem", "loadDataRepresentation", "loadObject",
+                                                       "loadItemForTypeIdentifier:options:completionHandler:",
+                                                       "loadDataRepresentationForTypeIdentifier:completionHandler:",
+                                                       "loadObjectOfClass:completionHandler:"], index: 0, latent: nil)),
+
+        // MARK: Push notifications
+        TaintSource(kind: .pushNotification, description: "the userInfo of a remote notification",
+                    pattern: .parameter(functions: ["application(_:didReceiveRemoteNotification:fetchCompletionHandler:)",
+                                                    "application(_:didReceiveRemoteNotification:)",
+                                                    "application:didReceiveRemoteNotification:fetchCompletionHandler:",
+                                                    "application:didReceiveRemoteNotification:"],
+                                        index: 1, latent: nil),
+                    confidence: .medium),
+        TaintSource(kind: .pushNotification, description: "the userInfo of a notification the user opened",
+                    pattern: .parameter(functions: ["userNotificationCenter(_:didReceive:withCompletionHandler:)", "userNotificationCenter(_:didReceive:)",
+                                                    "userNotificationCenter(_:willPresent:withCompletionHandler:)", "userNotificationCenter(_:willPresent:)",
+                                                    "userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:",
+                                                    "userNotificationCenter:willPresentNotification:withCompletionHandler:"],
+                                        index: 1, latent: ["userInfo"]),
+                    confidence: .medium),
+        TaintSource(kind: .pushNotification, description: "the userInfo of a notification request",
+                    pattern: .parameter(functions: ["didReceive(_:withContentHandler:)", "didReceiveNotificationRequest:withContentHandler:"],
+                                        index: 0, latent: ["userInfo"]),
+                    confidence: .medium),
+        TaintSource(kind: .pushNotification, description: "the userInfo of a notification",
+                    pattern: .member(names: ["userInfo"], receivers: ["content"], receiverType: nil), confidence: .medium),
+
+        // MARK: C library input (C-family files only)
+        TaintSource(kind: .cLibrary, description: "bytes read from a socket or file descriptor",
+                    pattern: .cOutArgument(functions: ["recv", "recvfrom", "read", "pread"], index: 1)),
+        TaintSource(kind: .cLibrary, description: "bytes read from a FILE stream",
+                    pattern: .cOutArgument(functions: ["fread", "fgets"], index: 0)),
+        TaintSource(kind: .cLibrary, description: "an environment variable",
+                    pattern: .cResult(functions: ["getenv"])),
+
+        // MARK: Remote-message handlers (heuristic)
+        TaintSource(kind: .remoteHandler, description: "a message from a remote sender", pattern: .remoteHandlerParameters,
+                    confidence: .medium),
+
+        // MARK: Decoders: what they return is as untrusted as what they read
+        TaintSource(kind: .network, description: "decoded data",
+                    pattern: .decoder(names: ["decode", "jsonObject", "propertyList", "JSONObjectWithData:options:error:",
+                                              "propertyListWithData:options:format:error:"])),
+    ]
+
+    /// Parameter sources by function full name.
+    static let parameterSources: [String: [(index: Int, source: TaintSource, latent: Set<String>?)]] = {
+        var table: [String: [(Int, TaintSource, Set<String>?)]] = [:]
+        for source in all {
+            if case .parameter(let functions, let index, let latent) = source.pattern {
+                for function in functions { table[function, default: []].append((index, source, latent)) }
+            }
+        }
+        return table
+    }()
+
+    static let closureSources: [String: [(index: Int, source: TaintSource, latent: Set<String>?)]] = {
+        var table: [String: [(Int, TaintSource, Set<String>?)]] = [:]
+        for source in all {
+            if case .closureParameter(let calls, let index, let latent) = source.pattern {
+                for call in calls { table[call, default: []].append((index, source, latent)) }
+            }
+        }
+        return table
+    }()
+
+    static func first(_ matches: (SourcePattern) -> Bool) -> TaintSource? {
+        all.first { matches($0.pattern) }
+    }
+
+    static let recordSource = first { if case .recordField = $0 { true } else { false } }
+    static let remoteHandlerSource = first { if case .remoteHandlerParameters = $0 { true } else { false } }
+    static let exportSource = first { if case .javaScriptExportParameters = $0 { true } else { false } }
+    static let contextBlockSource = first { if case .javaScriptContextBlockParameters = $0 { true } else { false } }
+
+    static let memberSources: [TaintSource] = all.filter { if case .member = $0.pattern { true } else { false } }
+    static let callSources: [TaintSource] = all.filter { if case .call = $0.pattern { true } else { false } }
+    static let cOutSources: [TaintSource] = all.filter { if case .cOutArgument = $0.pattern { true } else { false } }
+    static let cResultSources: [TaintSource] = all.filter { if case .cResult = $0.pattern { true } else { false } }
+
+    /// CKRecord accessors (Swift base names and Objective-C selectors).
+    static let recordAccessors: Set<String> = ["object", "value", "objectForKey:", "valueForKey:", "objectForKeyedSubscript:"]
+}
+
+// MARK: - Remote-message handlers
+
+enum RemoteHandlers {
+    /// Words that make a parameter the sender of a message.
+    static let senderWords: Set<String> = ["id", "identifier", "peer", "sender", "player", "participant", "device", "member", "user", "remote"]
+
+    /// The index of the sender parameter when this function looks like a handler of messages from a remote
+    /// sender: a name such as `handle…`/`process…`/`receive…`/`on…` or a `didReceive…` label, and a
+    /// parameter labeled `from`/`from…` that names an id, peer, sender, player...
+    static func senderIndex(of function: FunctionDeclaration) -> Int? {
+        guard function.body != nil, function.parameters.count >= 2 else { return nil }
+        let lowered = function.name.lowercased()
+        let handlerName = ["handle", "process", "receive", "didreceive", "on"].contains { prefix in
+            lowered.hasPrefix(prefix) && (function.name.count == prefix.count || isUppercase(function.name, at: prefix.count))
+        } || function.parameters.contains { ($0.label ?? "").lowercased().hasPrefix("didreceive") }
+            || lowered.contains("incoming") || lowered.contains("remote") || lowered.contains("received")
+        guard handlerName else { return nil }
+        for (index, parameter) in function.parameters.enumerated() {
+            guard let label = parameter.label else { continue }
+            let isFromLabel = label == "from" || (label.hasPrefix("from") && isUppercase(label, at: 4))
+            guard isFromLabel else { continue }
+            var words = Set(CamelCase.words(parameter.name).map { $0.lowercased() })
+            words.formUnion(CamelCase.words(label).map { $0.lowercased() })
+            if let type = parameter.type { words.formUnion(CamelCase.words(type).map { $0.lowercased() }) }
+            if !words.isDisjoint(with: senderWords) { return index }
+        }
+        return nil
+    }
+
+    private static func isUppercase(_ text: String, at offset: Int) -> Bool {
+        let utf8 = Array(text.utf8)
+        guard offset < utf8.count else { return false }
+        return utf8[offset] >= UInt8(ascii: "A") && utf8[offset] <= UInt8(ascii: "Z")
+    }
+}

@@ -1,0 +1,76 @@
+import MoatCore
+import MoatSyntax
+
+/// An `http://` literal that becomes a request: `URL(string:)`, `NSURL(string:)`, `URLComponents(string:)`,
+/// `[NSURL URLWithString:]`, or a request helper taking a URL string (`AF.request("http://...")`). Literals
+/// that never reach such a call (XML namespaces, DTD ids, documentation strings) are not URLs the app
+/// loads. Web view loads are MOAT-PLAT-208's; URLs only handed to another app (`open(_:)`, SwiftUI `Link`)
+/// are not the app's traffic. Local addresses are reported at low severity.
+public struct CleartextRequestRule: SourceRule {
+    public static let description = RuleDescription(
+        id: "MOAT-NET-209", slug: "cleartext-http-request",
+        title: "Request to a plain HTTP URL",
+        kind: .source, severity: .medium, confidence: .high, cwe: [319],
+        masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0065"],
+        rationale: "Traffic to an http:// URL is readable and modifiable by anyone on the network path (public Wi-Fi, a compromised router): tokens, personal data and responses the app trusts. App Transport Security blocks it unless an exception allows it, so the code either fails in production or depends on a weakened ATS configuration.",
+        fix: "Use https://. For a local development server, keep the URL out of release builds (`#if DEBUG`) or use a locally trusted certificate.",
+        references: ["https://developer.apple.com/documentation/security/preventing_insecure_network_connections",
+                     "https://mas.owasp.org/MASTG/tests/ios/MASVS-NETWORK/MASTG-TEST-0065/"],
+        examples: [
+            .triggering("APIClient.swift", """
+            let baseURL = ↓"http://api.example.com/v1"
+            func fetchProfile(id: String) {
+                let url = URL(string: ↓"http://api.example.com/v1/profile/\\(id)")!
+                URLSession.shared.dataTask(with: URLRequest(url: url)).resume()
+                let endpoint = URL(string: baseURL)
+                AF.request(↓"http://api.example.com/v1/feed")
+                let debug = URL(string: ↓"http://localhost:8080/mock")
+            }
+            """, note: "The base URL is reported where it is written; localhost at low severity."),
+            .triggering("APIClient.m", """
+            - (void)fetchProfile {
+                NSURL *url = [NSURL URLWithString:↓@"http://api.example.com/v1/profile"];
+                [[[NSURLSession sharedSession] dataTaskWithURL:url] resume];
+            }
+            """),
+            .nonTriggering("APIClient.swift", """
+            let svgNamespace = "http://www.w3.org/2000/svg"
+            let help = "Our old site was http://example.com"
+            func fetchProfile() {
+                let url = URL(string: "https://api.example.com/v1/profile")!
+                URLSession.shared.dataTask(with: url).resume()
+                UIApplication.shared.open(URL(string: "http://example.com/legacy-help")!)
+                webView.load(URLRequest(url: URL(string: "http://example.com/page")!))
+            }
+            """, note: "Namespaces and prose, https, a link opened in Safari, and a web view load (reported by MOAT-PLAT-208)."),
+            .nonTriggering("Feed.m", """
+            static NSString *const kAtomNamespace = @"http://www.w3.org/2005/Atom";
+            - (void)fetch {
+                NSURL *url = [NSURL URLWithString:@"https://example.com/feed"];
+            }
+            """),
+        ])
+
+    public init() {}
+
+    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("http://", "HTTP://", "Http://") else { return }
+        let cache = LocalValuesCache(file: file)
+        let webLoads = RequestURLs.cleartextWebLoads(in: file, cache: cache)
+        let webConstructions = Set(webLoads.flatMap(\.urls).map { ObjectIdentifier($0.construction) })
+        let opened = RequestURLs.externallyOpened(in: file, cache: cache)
+        var reported = Set<ObjectIdentifier>()
+        for url in RequestURLs.cleartextURLs(in: file, cache: cache) {
+            let construction = ObjectIdentifier(url.construction)
+            if webConstructions.contains(construction) || opened.contains(construction) { continue }
+            guard reported.insert(ObjectIdentifier(url.literal)).inserted else { continue }
+            if url.isLocal {
+                sink.report("Request to `\(url.text)` uses plain HTTP to a local address: keep development URLs out of release builds.",
+                            in: file, at: url.literal.range, severity: .low)
+            } else {
+                sink.report("Request to `\(url.text)` uses plain HTTP: anyone on the network path can read and change it. Use https://.",
+                            in: file, at: url.literal.range)
+            }
+        }
+    }
+}

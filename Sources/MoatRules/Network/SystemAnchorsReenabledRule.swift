@@ -1,0 +1,62 @@
+import MoatCore
+import MoatSyntax
+
+/// `SecTrustSetAnchorCertificatesOnly(trust, false)`: the custom anchors set with
+/// `SecTrustSetAnchorCertificates` are added to the system roots instead of replacing them.
+///
+/// Note: `SecTrustSetAnchorCertificates` alone already restricts evaluation to the given anchors (Apple:
+/// "calling this function without also calling SecTrustSetAnchorCertificatesOnly disables the trusting of
+/// any anchors other than the ones specified"), so it is not reported; it is listed by the pinning
+/// inventory (MOAT-NET-206).
+public struct SystemAnchorsReenabledRule: SourceRule {
+    public static let description = RuleDescription(
+        id: "MOAT-NET-205", slug: "system-anchors-reenabled",
+        title: "Custom trust anchors combined with the system roots",
+        kind: .source, severity: .medium, confidence: .medium, cwe: [295],
+        masvs: ["MASVS-NETWORK-2"], mastg: ["MASTG-TEST-0068"],
+        rationale: "`SecTrustSetAnchorCertificatesOnly(trust, false)` re-enables the built-in root certificates next to the ones the app bundled. If the bundled anchor was meant as a pin, any certificate from any public CA (or a CA an attacker got the device to trust) now passes, and the pinning protects nothing.",
+        fix: "For pinning, call `SecTrustSetAnchorCertificates` and leave anchors-only on (or call `SecTrustSetAnchorCertificatesOnly(trust, true)`). Re-enable the system roots only when the goal is to add a private CA, not to pin.",
+        references: ["https://developer.apple.com/documentation/security/1399071-sectrustsetanchorcertificatesonly",
+                     "https://developer.apple.com/documentation/security/1396098-sectrustsetanchorcertificates"],
+        examples: [
+            .triggering("Pinning.swift", """
+            func evaluate(_ trust: SecTrust, pinned: SecCertificate) -> Bool {
+                SecTrustSetAnchorCertificates(trust, [pinned] as CFArray)
+                ↓SecTrustSetAnchorCertificatesOnly(trust, false)
+                return SecTrustEvaluateWithError(trust, nil)
+            }
+            """),
+            .triggering("Pinning.m", """
+            BOOL Evaluate(SecTrustRef trust, CFArrayRef anchors) {
+                SecTrustSetAnchorCertificates(trust, anchors);
+                ↓SecTrustSetAnchorCertificatesOnly(trust, NO);
+                return SecTrustEvaluateWithError(trust, NULL);
+            }
+            """),
+            .nonTriggering("Pinning.swift", """
+            func evaluate(_ trust: SecTrust, pinned: SecCertificate) -> Bool {
+                SecTrustSetAnchorCertificates(trust, [pinned] as CFArray)
+                SecTrustSetAnchorCertificatesOnly(trust, true)
+                return SecTrustEvaluateWithError(trust, nil)
+            }
+            func evaluateDefault(_ trust: SecTrust, pinned: SecCertificate) -> Bool {
+                SecTrustSetAnchorCertificates(trust, [pinned] as CFArray)
+                return SecTrustEvaluateWithError(trust, nil)
+            }
+            """),
+        ])
+
+    public init() {}
+
+    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        guard file.mentions("SecTrustSetAnchorCertificatesOnly") else { return }
+        for (call, _) in file.calls(where: { call in
+            guard case .call(let callee, let arguments, false) = call.kind,
+                  case .identifier("SecTrustSetAnchorCertificatesOnly") = callee.unwrapped.kind, arguments.count == 2 else { return false }
+            return arguments[1].value.boolValue == false
+        }) {
+            sink.report("`SecTrustSetAnchorCertificatesOnly(_, false)` adds the system root certificates back next to the custom anchors: if those anchors are a pin, any publicly trusted certificate now passes.",
+                        in: file, at: call.range)
+        }
+    }
+}

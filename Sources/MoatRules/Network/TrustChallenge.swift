@@ -1,0 +1,207 @@
+import MoatCore
+import MoatSyntax
+
+/// Shared reading of authentication-challenge handlers (URLSession, WKWebView and NSURLConnection
+/// delegates) for the trust rules.
+struct ChallengeHandler {
+    let function: FunctionDeclaration
+    let owner: TypeDeclaration?
+    /// The challenge parameter's name inside the body.
+    let challenge: String
+    /// The completion handler parameter's name, if the API has one.
+    let completion: String?
+
+    /// Every function with a parameter typed as an authentication challenge.
+    static func all(in file: CodeFile) -> [ChallengeHandler] {
+        file.allFunctions.compactMap { function, owner in
+            guard function.body != nil,
+                  let challenge = function.parameters.first(where: { ($0.type ?? "").contains("AuthenticationChallenge") })
+            else { return nil }
+            let completion = function.parameters.first { parameter in
+                let type = parameter.type ?? ""
+                return type.contains("AuthChallengeDisposition") || parameter.label == "completionHandler" || parameter.name == "completionHandler"
+            }
+            return ChallengeHandler(function: function, owner: owner, challenge: challenge.name, completion: completion?.name)
+        }
+    }
+
+    /// One place where the handler answers the challenge by trusting the server.
+    struct Acceptance {
+        var call: Expression
+        /// The nested function it is in, when not directly in the handler.
+        var nestedFunction: FunctionDeclaration?
+    }
+
+    /// `completionHandler(.useCredential, URLCredential(trust:))`, `challenge.sender?.use(URLCredential(trust:), for:)`,
+    /// `[challenge.sender useCredential:[NSURLCredential credentialForTrust:] forAuthenticationChallenge:]`,
+    /// `return (.useCredential, URLCredential(trust:))`.
+    func isAcceptance(_ expression: Expression, _ values: LocalValues) -> Bool {
+        switch expression.kind {
+        case .call(let callee, let arguments, let isMessageSend):
+            if let completion, case .identifier(completion) = callee.unwrapped.kind, arguments.count == 2 {
+                return Self.isUseCredential(arguments[0].value) && Self.isTrustCredential(arguments[1].value, values)
+            }
+            guard let name = callee.name else { return false }
+            if isMessageSend, name == "useCredential:forAuthenticationChallenge:", let credential = arguments.first?.value {
+                return Self.isTrustCredential(credential, values)
+            }
+            if !isMessageSend, name == "use", arguments.count == 2, arguments[1].label == "for" {
+                return Self.isTrustCredential(arguments[0].value, values)
+            }
+            return false
+        case .tuple(let elements) where elements.count == 2:
+            return Self.isUseCredential(elements[0].value) && Self.isTrustCredential(elements[1].value, values)
+        default:
+            return false
+        }
+    }
+
+    static func isUseCredential(_ expression: Expression) -> Bool {
+        switch expression.strippedOfCasts.kind {
+        case .member(_, "useCredential"): return true
+        case .identifier("NSURLSessionAuthChallengeUseCredential"): return true
+        default: return false
+        }
+    }
+
+    /// `URLCredential(trust:)`, `URLCredential.init(trust:)`, `[NSURLCredential credentialForTrust:]`,
+    /// `[[NSURLCredential alloc] initWithTrust:]`, followed through locals.
+    static func isTrustCredential(_ expression: Expression, _ values: LocalValues) -> Bool {
+        let resolved = values.resolve(expression)
+        guard case .call(let callee, let arguments, let isMessageSend) = resolved.kind, let name = callee.name else { return false }
+        if isMessageSend { return name == "credentialForTrust:" || name == "initWithTrust:" }
+        return (name == "URLCredential" || name == "NSURLCredential" || name == "init") && arguments.first?.label == "trust"
+    }
+
+    /// Acceptance sites in the handler body and in functions nested in it.
+    func acceptances(_ values: LocalValues) -> [Acceptance] {
+        guard let body = function.body else { return [] }
+        var result: [Acceptance] = []
+        let nested = body.nestedFunctions
+        var nestedRanges: [(SourceRange, FunctionDeclaration)] = nested.map { ($0.range, $0) }
+        nestedRanges.sort { $0.0.start.offset > $1.0.start.offset }
+        body.walk { node, _ in
+            guard case .expression(let expression) = node, isAcceptance(expression, values) else { return }
+            let owner = nestedRanges.first { $0.0.contains(expression.range) }?.1
+            result.append(Acceptance(call: expression, nestedFunction: owner))
+        }
+        // `return (.useCredential, credential)` is a statement-level tuple the walker sees as an expression too.
+        return result
+    }
+
+    /// Names whose value comes out of an evaluation: out-parameters (`&result`) and closure parameters of
+    /// calls that receive the trust (`SecTrustEvaluateAsyncWithError(trust, queue) { _, trusted, _ in ... }`).
+    func evaluationResults(_ values: LocalValues) -> Set<String> {
+        guard let body = function.body else { return [] }
+        var names = Set<String>()
+        body.walk { node, _ in
+            guard case .expression(let expression) = node, case .call(_, let arguments, _) = expression.kind,
+                  arguments.contains(where: { mentionsTrust($0.value, values) }) else { return }
+            for argument in arguments {
+                switch argument.value.unwrapped.kind {
+                case .prefix("&", let operand):
+                    if let name = LocalValues.assignableName(operand) { names.insert(name) }
+                case .closure(let parameters, _):
+                    names.formUnion(parameters)
+                default:
+                    break
+                }
+            }
+        }
+        return names
+    }
+
+    /// The value is the server trust, the challenge itself, its protection space, or built from them.
+    func mentionsTrust(_ expression: Expression, _ values: LocalValues) -> Bool {
+        let bare = expression.strippedOfCasts
+        if case .identifier(challenge) = bare.kind { return true }
+        if case .member(let base?, "protectionSpace") = bare.kind, case .identifier(challenge) = base.unwrapped.kind { return true }
+        return values.reachable(from: expression).contains { node in
+            if case .member(_, "serverTrust") = node.kind { return true }
+            if case .call(let callee, _, true) = node.kind, callee.name == "serverTrust" { return true }
+            return false
+        }
+    }
+
+    static let nonEvaluating: Set<String> = ["URLCredential", "NSURLCredential", "credentialForTrust:", "initWithTrust:",
+                                             "SecTrustGetCertificateCount", "CFRetain", "CFRelease", "print", "NSLog",
+                                             "completionHandler", "use", "useCredential:forAuthenticationChallenge:"]
+
+    /// A guard fact that means "the trust was evaluated and passed" on this path.
+    func isSuccessfulEvaluation(_ fact: GuardFact, _ values: LocalValues, results: Set<String>) -> Bool {
+        let (core, holds) = Self.normalize(fact.condition, holds: fact.holds)
+        guard holds || fact.casePatterns != nil else { return false }
+        return isEvaluation(core, values, results: results)
+    }
+
+    func isEvaluation(_ condition: Expression, _ values: LocalValues, results: Set<String>) -> Bool {
+        for node in values.reachable(from: condition) {
+            switch node.kind {
+            case .identifier(let name) where results.contains(name):
+                return true
+            case .call(let callee, let arguments, _):
+                guard let name = callee.name, !Self.nonEvaluating.contains(name) else { continue }
+                if name.hasPrefix("SecTrustEvaluate") { return true }
+                if arguments.contains(where: { mentionsTrust($0.value, values) }) { return true }
+                if let receiver = callee.receiver, mentionsTrust(receiver, values),
+                   !receiver.nameChain.contains(where: { ["host", "authenticationMethod", "realm", "port", "protocol"].contains($0) }) {
+                    return true
+                }
+            default:
+                continue
+            }
+        }
+        return false
+    }
+
+    /// `x == false` holding is `x` failing; `a != b` holding is `a == b` failing.
+    static func normalize(_ condition: Expression, holds: Bool) -> (Expression, Bool) {
+        switch condition.unwrapped.kind {
+        case .binary(let op, let lhs, let rhs) where op == "==" || op == "!=":
+            let positive = op == "==" ? holds : !holds
+            if let value = rhs.boolValue { return (lhs, value ? positive : !positive) }
+            if let value = lhs.boolValue { return (rhs, value ? positive : !positive) }
+            return (condition, positive)
+        default:
+            return (condition, holds)
+        }
+    }
+
+    /// Whether the acceptance is guarded by a successful evaluation on every path that reaches it.
+    func isGuarded(_ acceptance: Acceptance, _ values: LocalValues) -> Bool {
+        guard let body = function.body else { return false }
+        let results = evaluationResults(values)
+        func guarded(_ target: Expression, in statements: [Statement]) -> Bool? {
+            var answer: Bool?
+            GuardedWalk.walk(statements) { expression, facts in
+                guard expression === target else { return }
+                answer = facts.contains { isSuccessfulEvaluation($0, values, results: results) }
+            }
+            return answer
+        }
+        guard let nested = acceptance.nestedFunction, let nestedBody = nested.body else {
+            return guarded(acceptance.call, in: body.statements) ?? false
+        }
+        if guarded(acceptance.call, in: nestedBody.statements) == true { return true }
+        // Every call of the nested function must be guarded.
+        var callSites: [Expression] = []
+        body.walk { node, _ in
+            guard case .expression(let expression) = node, case .call(let callee, _, false) = expression.kind,
+                  case .identifier(nested.name) = callee.unwrapped.kind else { return }
+            callSites.append(expression)
+        }
+        guard !callSites.isEmpty else { return false }
+        return callSites.allSatisfy { site in guarded(site, in: body.statements) ?? false }
+    }
+
+    /// Whether the handler evaluates the trust anywhere.
+    func evaluatesAnywhere(_ values: LocalValues) -> Bool {
+        guard let body = function.body else { return false }
+        let results = evaluationResults(values)
+        if !results.isEmpty { return true }
+        return body.allExpressions.contains { expression in
+            guard case .call = expression.kind else { return false }
+            return isEvaluation(expression, values, results: results)
+        }
+    }
+}

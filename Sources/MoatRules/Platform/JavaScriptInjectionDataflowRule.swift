@@ -1,0 +1,75 @@
+import MoatCore
+import MoatSyntax
+
+/// Untrusted data, followed through the code, ends up inside JavaScript the app evaluates in a web view.
+/// (The syntactic rule for string-built scripts lives in the 200 range; this one follows the data.)
+public struct JavaScriptInjectionDataflowRule: SourceRule {
+    public static let description = RuleDescription(
+        id: "MOAT-PLAT-301", slug: "untrusted-data-in-javascript", title: "Untrusted data reaches evaluated JavaScript",
+        kind: .source, severity: .high, confidence: .high, cwe: [94, 79],
+        masvs: ["MASVS-PLATFORM-2", "MASVS-CODE-4"], mastg: ["MASTG-TEST-0076", "MASTG-TEST-0078"],
+        rationale: "A value from a URL, a web page message, a peer or the network that is pasted into a script string runs as code: a quote in it ends the string literal and the rest executes in the page, with access to the page's data, its cookies and every native bridge the web view exposes.",
+        fix: "Pass data as data: `callAsyncJavaScript(\"show(value)\", arguments: [\"value\": value], in: nil, in: .page)`, or encode it with JSONSerialization/JSONEncoder and embed the JSON, never the raw string. Validate it against an allowlist when it selects behaviour.",
+        references: ["https://developer.apple.com/documentation/webkit/wkwebview/3656441-callasyncjavascript",
+                     "https://cwe.mitre.org/data/definitions/94.html"],
+        examples: [
+            .triggering("Greeting.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                      let greeting = components.queryItems?.first(where: { $0.name == "greeting" })?.value else { return false }
+                ↓webView.evaluateJavaScript("showGreeting('\\(greeting)')")
+                return true
+            }
+            """),
+            .triggering("Search.swift", """
+            import WebKit
+            final class SearchBridge: NSObject, WKScriptMessageHandler {
+                let webView: WKWebView
+                init(webView: WKWebView) { self.webView = webView }
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    guard let query = message.body as? String else { return }
+                    let script = "window.results = search(\\"" + query + "\\")"
+                    ↓webView.evaluateJavaScript(script, completionHandler: nil)
+                }
+            }
+            """),
+            .triggering("Render.m", """
+            - (void)userContentController:(WKUserContentController *)controller didReceiveScriptMessage:(WKScriptMessage *)message {
+                NSString *script = [NSString stringWithFormat:@"render('%@')", message.body];
+                ↓[self.webView evaluateJavaScript:script completionHandler:nil];
+            }
+            """),
+            .nonTriggering("Greeting.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                      let greeting = components.queryItems?.first(where: { $0.name == "greeting" })?.value,
+                      let payload = try? JSONSerialization.data(withJSONObject: ["greeting": greeting]),
+                      let json = String(data: payload, encoding: .utf8) else { return false }
+                webView.evaluateJavaScript("showGreeting(\\(json).greeting)")
+                webView.callAsyncJavaScript("showGreeting(greeting)", arguments: ["greeting": greeting], in: nil, in: .page)
+                return true
+            }
+            """, note: "JSON-encoded, or passed as an argument."),
+            .nonTriggering("Render.m", """
+            - (void)userContentController:(WKUserContentController *)controller didReceiveScriptMessage:(WKScriptMessage *)message {
+                NSInteger page = [message.body integerValue];
+                NSString *script = [NSString stringWithFormat:@"render(%ld)", (long)page];
+                [self.webView evaluateJavaScript:script completionHandler:nil];
+            }
+            """, note: "A number cannot break out of the script."),
+        ])
+
+    public init() {}
+
+    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        var reported = Set<Int>()
+        for flow in Dataflow.flows(in: file, rule: Self.description.id) {
+            guard let taint = flow.taints(.script).first(where: {
+                !$0.isInertString && $0.checks.isDisjoint(with: [.allowlisted, .validated])
+            }), let source = taint.source, reported.insert(flow.range.start.offset).inserted else { continue }
+            let script = CodeText.of(flow.arguments[.script], in: file)
+            let message = "Dataflow: \(source.description) becomes part of the script that \(flow.calledName) runs (`\(script)`), unencoded: a quote in it ends the string and the rest executes in the page."
+            DataflowReporting.report(message, flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import MoatCore
+import MoatSyntax
+
+/// MASTG "Testing Custom URL Schemes": a URL handler performs a sensitive action straight from the URL's
+/// parameters, with no validation and no confirmation (the Skype `skype://` call bug).
+public struct URLSchemeSensitiveActionRule: SourceRule {
+    public static let description = RuleDescription(
+        id: "MOAT-PLAT-303", slug: "url-scheme-sensitive-action", title: "URL handler performs a sensitive action without confirmation",
+        kind: .source, severity: .high, confidence: .medium, cwe: [939, 352],
+        masvs: ["MASVS-PLATFORM-1", "MASVS-PLATFORM-3"], mastg: ["MASTG-TEST-0075"],
+        rationale: "Any web page or app can open your URL scheme (an invisible iframe is enough). When the handler places a call, pays, deletes, sends, transfers, changes settings or signs in or out with values taken from the URL, and neither validates them nor asks the user, the page decides what the app does: Skype's `skype://` handler placed calls to premium numbers this way.",
+        fix: "Validate every URL parameter against what the action accepts (allowlist, format), and ask the user to confirm the action with a UIAlertController that shows what will happen before doing it.",
+        references: ["https://mas.owasp.org/MASTG/tests/ios/MASVS-PLATFORM/MASTG-TEST-0075/"],
+        examples: [
+            .triggering("Dialer.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                      let number = components.queryItems?.first(where: { $0.name == "number" })?.value else { return false }
+                if components.host == "call" {
+                    ↓callManager.call(number)
+                }
+                return true
+            }
+            """, note: "The Skype bug: the URL picks the number and the app dials it."),
+            .triggering("AccountApp.swift", """
+            import SwiftUI
+            struct AccountApp: App {
+                @StateObject var store = AccountStore()
+                var body: some Scene {
+                    WindowGroup {
+                        ContentView().onOpenURL { url in
+                            if let id = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value {
+                                ↓store.deleteAccount(id: id)
+                            }
+                        }
+                    }
+                }
+            }
+            """),
+            .triggering("Wallet.m", """
+            - (BOOL)application:(UIApplication *)app openURL:(NSURL *)url options:(NSDictionary *)options {
+                NSURLComponents *components = [NSURLComponents componentsWithURL:url resolvingAgainstBaseURL:NO];
+                NSString *amount = [self valueForQueryItem:@"amount" inComponents:components];
+                NSString *account = [self valueForQueryItem:@"to" inComponents:components];
+                ↓[self.wallet transferAmount:amount toAccount:account];
+                return YES;
+            }
+            """),
+            .nonTriggering("Dialer.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                      let number = components.queryItems?.first(where: { $0.name == "number" })?.value else { return false }
+                let alert = UIAlertController(title: "Call \\(number)?", message: nil, preferredStyle: .alert)
+                alert.addAction(UIAlertAction(title: "Call", style: .default) { _ in
+                    self.callManager.call(number)
+                })
+                alert.addAction(UIAlertAction(title: "Cancel", style: .cancel))
+                window?.rootViewController?.present(alert, animated: true)
+                return true
+            }
+            """, note: "The user confirms the call."),
+            .nonTriggering("Wallet.m", """
+            - (BOOL)application:(UIApplication *)app openURL:(NSURL *)url options:(NSDictionary *)options {
+                NSURLComponents *components = [NSURLComponents componentsWithURL:url resolvingAgainstBaseURL:NO];
+                NSString *account = [self valueForQueryItem:@"to" inComponents:components];
+                if (![self.savedPayees containsObject:account]) {
+                    return NO;
+                }
+                [self.wallet showTransferFormForAccount:account];
+                return YES;
+            }
+            """, note: "Opening a form is not the action; the payee is also allowlisted."),
+        ])
+
+    public init() {}
+
+    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        var candidates: [(TaintFlow, Taint)] = []
+        for flow in Dataflow.flows(in: file, rule: Self.description.id) where !flow.confirmed {
+            for taint in flow.taints(.argument) {
+                guard let source = taint.source, source.kind.isOpenedURL,
+                      taint.checks.isDisjoint(with: [.allowlisted, .validated]) else { continue }
+                if source.kind == .universalLink && !taint.checks.contains(.urlPart) { continue }
+                candidates.append((flow, taint))
+            }
+        }
+        // One finding per URL: the call closest to the handler (fewest steps).
+        candidates.sort { ($0.1.steps.count, $0.0.range.start.offset) < ($1.1.steps.count, $1.0.range.start.offset) }
+        var seenSources = Set<Int>()
+        var seenCalls = Set<Int>()
+        for (flow, taint) in candidates {
+            guard let source = taint.source, seenSources.insert(source.range.start.offset).inserted,
+                  seenCalls.insert(flow.range.start.offset).inserted else { continue }
+            let message = "A URL handler calls \(flow.calledName) with values from \(source.description), without validating them or asking the user to confirm: any web page or app that opens the URL triggers it."
+            DataflowReporting.report(message, flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
+        }
+    }
+}

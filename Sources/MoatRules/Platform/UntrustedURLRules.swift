@@ -1,0 +1,178 @@
+import MoatCore
+import MoatSyntax
+
+/// Checks that make a URL trustworthy for loading or opening.
+private let urlValidations: Set<TaintCheck> = [.allowlisted, .validated, .hostChecked]
+
+/// Universal links only reach the app for its own associated domains: the URL itself is not untrusted,
+/// only the parts the sender chose (query, fragment) are. A URL built on a fixed `https://host/` prefix
+/// or appended to a URL the app chose keeps its host (`hostChecked`).
+private func isUntrustedURL(_ taint: Taint) -> Bool {
+    guard let source = taint.source, !taint.isInertString, taint.checks.isDisjoint(with: urlValidations) else { return false }
+    if source.kind == .universalLink && !taint.checks.contains(.urlPart) { return false }
+    // What the user pasted, picked or shared is what the user asked to open; push payloads are written by
+    // the app's own server.
+    if source.kind.isUserChosen || source.kind == .pushNotification { return false }
+    return true
+}
+
+/// A web view loads a URL or HTML that comes from outside the app.
+public struct WebViewUntrustedURLRule: SourceRule {
+    public static let description = RuleDescription(
+        id: "MOAT-PLAT-302", slug: "untrusted-url-in-webview", title: "Web view loads an untrusted URL",
+        kind: .source, severity: .high, confidence: .high, cwe: [601, 829, 79],
+        masvs: ["MASVS-PLATFORM-2"], mastg: ["MASTG-TEST-0076", "MASTG-TEST-0077"],
+        rationale: "A web view that loads whatever URL a link, a page message or a peer provides shows attacker content inside the app's own UI (phishing with the app's chrome), gives that content the native bridges and cookies of the web view, and with `loadFileURL` or a `file:` base URL can read local files. HTML built from such input is script injection.",
+        fix: "Load only URLs whose scheme and host are on an allowlist (`guard url.scheme == \"https\", allowedHosts.contains(url.host ?? \"\") else { return }`); open anything else in Safari. Never build HTML from input without escaping it.",
+        references: ["https://mas.owasp.org/MASTG/tests/ios/MASVS-PLATFORM/MASTG-TEST-0077/"],
+        examples: [
+            .triggering("Links.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                      let target = components.queryItems?.first(where: { $0.name == "page" })?.value,
+                      let pageURL = URL(string: target) else { return false }
+                ↓webView.load(URLRequest(url: pageURL))
+                return true
+            }
+            """),
+            .triggering("Links.m", """
+            - (void)userContentController:(WKUserContentController *)controller didReceiveScriptMessage:(WKScriptMessage *)message {
+                NSURL *url = [NSURL URLWithString:message.body];
+                ↓[self.webView loadRequest:[NSURLRequest requestWithURL:url]];
+            }
+            """),
+            .nonTriggering("Links.swift", """
+            let allowedHosts: Set<String> = ["help.example.com", "www.example.com"]
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                      let target = components.queryItems?.first(where: { $0.name == "page" })?.value,
+                      let pageURL = URL(string: target), pageURL.scheme == "https",
+                      let host = pageURL.host, allowedHosts.contains(host) else { return false }
+                webView.load(URLRequest(url: pageURL))
+                return true
+            }
+            """, note: "Only allowlisted hosts are loaded."),
+            .triggering("Help.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let page = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value else { return false }
+                let folder = Bundle.main.bundleURL.appendingPathComponent("Help")
+                ↓webView.loadFileURL(folder.appendingPathComponent(page), allowingReadAccessTo: folder)
+                return true
+            }
+            """, note: "Local file inclusion: \"../\" in the page name reads other files."),
+            .nonTriggering("Product.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let id = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value,
+                      let page = URL(string: "https://shop.example.com/product/\\(id)") else { return false }
+                webView.load(URLRequest(url: page))
+                return true
+            }
+            """, note: "The input only fills the path of a fixed host."),
+            .nonTriggering("Article.swift", """
+            func scene(_ scene: UIScene, continue userActivity: NSUserActivity) {
+                guard let url = userActivity.webpageURL else { return }
+                webView.load(URLRequest(url: url))
+            }
+            """, note: "A universal link is a URL of the app's own associated domain."),
+            .nonTriggering("Links.m", """
+            - (void)userContentController:(WKUserContentController *)controller didReceiveScriptMessage:(WKScriptMessage *)message {
+                NSURL *url = [NSURL URLWithString:message.body];
+                if (![url.host isEqualToString:@"help.example.com"]) {
+                    return;
+                }
+                [self.webView loadRequest:[NSURLRequest requestWithURL:url]];
+            }
+            """),
+        ])
+
+    public init() {}
+
+    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        var reported = Set<Int>()
+        for flow in Dataflow.flows(in: file, rule: Self.description.id) {
+            if let taint = flow.taints(.html).first(where: { $0.source != nil && !$0.isInertString && $0.checks.isDisjoint(with: urlValidations) }),
+               let source = taint.source, reported.insert(flow.range.start.offset).inserted {
+                let html = CodeText.of(flow.arguments[.html], in: file)
+                DataflowReporting.report("\(flow.calledName) renders HTML built from \(source.description) (`\(html)`): its markup and scripts run in the web view.",
+                                         flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
+                continue
+            }
+            if flow.calledName.hasPrefix("loadFileURL") {
+                // Local file inclusion: the host does not matter, the path does.
+                for taint in flow.taints(.url) {
+                    guard let source = taint.source, !source.kind.isUserChosen, let (missing, _) = PathTraversalRule.missingChecks(taint),
+                          reported.insert(flow.range.start.offset).inserted else { continue }
+                    let url = CodeText.of(flow.arguments[.url], in: file)
+                    DataflowReporting.report("\(flow.calledName) loads the local file `\(url)`, whose path comes from \(source.description): \(missing), so other files of the app can be read into the web view.",
+                                             flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
+                    break
+                }
+                continue
+            }
+            guard let taint = flow.taints(.url).first(where: isUntrustedURL), let source = taint.source,
+                  reported.insert(flow.range.start.offset).inserted else { continue }
+            let url = CodeText.of(flow.arguments[.url], in: file)
+            DataflowReporting.report("\(flow.calledName) loads `\(url)`, a URL from \(source.description), without checking its scheme and host against an allowlist: any page, or a local file, opens inside the app's web view.",
+                                     flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
+        }
+    }
+}
+
+/// The app opens (hands to the system) a URL that comes from outside: an open redirect through the app.
+public struct UntrustedURLOpenRule: SourceRule {
+    public static let description = RuleDescription(
+        id: "MOAT-PLAT-304", slug: "untrusted-url-opened", title: "App opens an untrusted URL",
+        kind: .source, severity: .medium, confidence: .high, cwe: [601, 939],
+        masvs: ["MASVS-PLATFORM-1"], mastg: ["MASTG-TEST-0075"],
+        rationale: "Passing a URL from a link, a web page or a peer to `UIApplication.open` lets whoever wrote it launch other apps' URL schemes through yours (`tel:`, `sms:`, payment or settings schemes, other apps' deep links), with the trust users place in your app, or open phishing pages that seem to come from it.",
+        fix: "Open only URLs whose scheme (and host, for web links) is on an allowlist, and confirm with the user before opening anything that leaves the app.",
+        references: ["https://mas.owasp.org/MASTG/tests/ios/MASVS-PLATFORM/MASTG-TEST-0075/"],
+        examples: [
+            .triggering("Redirect.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                      let next = components.queryItems?.first(where: { $0.name == "next" })?.value,
+                      let nextURL = URL(string: next) else { return false }
+                ↓app.open(nextURL)
+                return true
+            }
+            """),
+            .triggering("Bridge.m", """
+            - (void)userContentController:(WKUserContentController *)controller didReceiveScriptMessage:(WKScriptMessage *)message {
+                NSURL *url = [NSURL URLWithString:message.body[@"href"]];
+                ↓[[UIApplication sharedApplication] openURL:url options:@{} completionHandler:nil];
+            }
+            """),
+            .nonTriggering("Redirect.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                      let next = components.queryItems?.first(where: { $0.name == "next" })?.value,
+                      let nextURL = URL(string: next), nextURL.host == "www.example.com" else { return false }
+                app.open(nextURL)
+                return true
+            }
+            """),
+            .nonTriggering("Bridge.m", """
+            - (void)userContentController:(WKUserContentController *)controller didReceiveScriptMessage:(WKScriptMessage *)message {
+                NSURL *url = [NSURL URLWithString:message.body[@"href"]];
+                if (![self.trustedHosts containsObject:url.host]) {
+                    return;
+                }
+                [[UIApplication sharedApplication] openURL:url options:@{} completionHandler:nil];
+            }
+            """),
+        ])
+
+    public init() {}
+
+    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        var reported = Set<Int>()
+        for flow in Dataflow.flows(in: file, rule: Self.description.id) {
+            guard let taint = flow.taints(.url).first(where: isUntrustedURL), let source = taint.source,
+                  reported.insert(flow.range.start.offset).inserted else { continue }
+            let url = CodeText.of(flow.arguments[.url], in: file)
+            DataflowReporting.report("\(flow.calledName) opens `\(url)`, a URL from \(source.description), without checking its scheme or host: any app's URL scheme can be launched through this app.",
+                                     flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
+        }
+    }
+}
