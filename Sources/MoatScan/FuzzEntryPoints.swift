@@ -30,6 +30,7 @@ public enum FuzzEntryPoints {
             for image in file.images {
                 _ = image.imports()
                 _ = image.objcClassNames()
+                _ = image.objcSelectorReferences()
                 _ = image.cStringLiterals()
                 _ = try? image.codeSignature()
             }
@@ -41,6 +42,17 @@ public enum FuzzEntryPoints {
                 _ = try? app.machO(of: bundle)
                 _ = try? app.provisioningProfile(of: bundle)
             }
+        },
+        "built-app-scan": { data in
+            // The built-app analysis with every rule: plists, signatures, profiles and binary rules.
+            guard let app = try? BuiltApp(ipaData: data, displayName: "fuzz.ipa") else { return }
+            _ = BuiltAppAnalysis(analyzer: Analyzer(rules: RuleRegistry.all)).analyze(app)
+        },
+        "macho-rules": { data in
+            // A lone Mach-O through every binary rule.
+            guard let file = try? MachOFile(data: data),
+                  let binary = BinaryImage.make(path: "fuzz", role: .standalone, bundle: nil, file: file) else { return }
+            _ = Analyzer(rules: RuleRegistry.all).analyze(binary)
         },
         "scan-file": { data in
             // The whole per-file pipeline on a Swift file: parse, every rule, summary.

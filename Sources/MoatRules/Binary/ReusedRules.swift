@@ -1,3 +1,4 @@
+import Foundation
 import MoatCore
 import MoatFormats
 
@@ -38,5 +39,30 @@ extension XMLExternalEntitiesRule: BinaryRule {
         guard binary.selectors.contains(selector) else { return }
         sink.report("\(binary.name) sends \(selector): if it passes YES, a crafted XML document can make NSXMLParser read local files or fetch URLs (XXE). The binary does not show the value; check the call.",
                     in: binary, symbol: selector, confidence: .low)
+    }
+}
+
+extension DeprecatedTrustEvaluateRule: BinaryRule {
+    public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
+        let symbol = "_SecTrustEvaluate"
+        guard binary.imports(symbol) else { return }
+        sink.report("\(binary.name) imports SecTrustEvaluate (deprecated since iOS 13): callers often check only one of its two results; use SecTrustEvaluateWithError.",
+                    in: binary, symbol: symbol)
+    }
+}
+
+extension HardcodedCredentialFormatRule: BinaryRule {
+    /// Strings in a known credential format (PEM private keys, AWS, GitHub, Slack, Stripe, Google keys).
+    /// The secret never reaches the output: symbol, evidence and message carry its first characters only.
+    public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
+        var reported = Set<String>()
+        for string in binary.cStrings {
+            guard let match = KnownCredential.match(string), !Self.isDocumentedExample(string),
+                  reported.insert(string).inserted else { continue }
+            let masked = KnownCredential.isPEMPrivateKey(string) ? "-----BEGIN … PRIVATE KEY-----[redacted]"
+                : Redaction.mask(string.trimmingCharacters(in: .whitespaces))
+            sink.report("\(binary.name) holds \(match.description) (\(masked)) among its strings: anything in the binary is public. Revoke it and keep it off the device.",
+                        in: binary, symbol: masked, severity: match.severity, confidence: match.confidence, evidence: masked)
+        }
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// objc-classes: AppDelegate _TtC4Demo4View
 /// imports: _objc_msgSend _strcpy     imported from libSystem through chained fixups
 /// selectors: unarchiveObjectWithData:   in __objc_methname, each referenced from __objc_selrefs
-/// string: http://example.net/v1      one __cstring literal per line, to the end of the line
+/// string: http://example.net/v1      one __cstring literal per line, to the end of the line (`\n` is a newline)
 /// entitlements: key=value key=[a,b] key=true   signed into an XML entitlements blob
 /// ```
 ///
@@ -74,6 +74,7 @@ struct MachOSketch {
             if rest.hasPrefix(" ") { rest.removeFirst() }
             switch key {
             case "string":
+                rest = rest.replacingOccurrences(of: "\\n", with: "\n")
                 if rest.hasPrefix("↓") {
                     rest.removeFirst()
                     expected.append(rest)
