@@ -17,13 +17,14 @@ public struct TextReporter: Reporter {
                 out += "\n" + paint.bold(finding.location.path) + "\n"
             }
             let location = finding.location
-            let where_ = location.keyPath.map { "\(location.line) (\($0))" } ?? "\(location.line):\(location.column)"
+            let where_ = location.keyPath.map { "\(location.line) (\($0))" } ?? location.symbol.map { "(\($0))" }
+                ?? "\(location.line):\(location.column)"
             var tags = [finding.severity.rawValue.uppercased(), finding.ruleId]
             if finding.confidence != .high { tags.append("\(finding.confidence.rawValue) confidence") }
             if finding.isTestCode { tags.append("test code") }
             if finding.suppression != nil { tags.append("suppressed") }
             out += "  \(where_)  " + paint.severity(finding.severity, "[" + tags.joined(separator: " · ") + "]") + " " + finding.message + "\n"
-            if let evidence = finding.evidence, !evidence.isEmpty, location.keyPath == nil {
+            if let evidence = finding.evidence, !evidence.isEmpty, location.keyPath == nil, evidence != location.symbol {
                 out += "      " + paint.dim("│ " + evidence) + "\n"
             }
             for step in finding.related {

@@ -135,7 +135,7 @@ public struct ObjectiveCWithoutARCRule: BinaryRule {
     public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
         guard binary.containsObjectiveC, !binary.containsSwift,
               !binary.imports.symbols.contains(where: { Self.isARCEntryPoint($0.name) }) else { return }
-        sink.report("\(binary.name) defines Objective-C classes (\(binary.objectiveCClassNames.prefix(3).joined(separator: ", "))) but imports no ARC runtime function (objc_retain*, objc_release*, objc_storeStrong): its Objective-C code looks built with manual reference counting.",
+        sink.report("\(binary.name) defines Objective-C classes\(binary.objectiveCClassExamples) but imports no ARC runtime function (objc_retain*, objc_release*, objc_storeStrong): its Objective-C code looks built with manual reference counting.",
                     in: binary)
     }
 }

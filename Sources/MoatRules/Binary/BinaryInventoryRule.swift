@@ -46,7 +46,8 @@ public struct BinaryInventoryRule: BinaryRule {
         }
         let libraries = Set(binary.imports.symbols.compactMap(\.library)).count
         let count = binary.imports.symbols.count
-        parts.append("\(count) imported symbol\(count == 1 ? "" : "s") from \(libraries) librar\(libraries == 1 ? "y" : "ies")")
+        let flat = libraries == 0 && count > 0 ? " (flat namespace)" : " from \(libraries) librar\(libraries == 1 ? "y" : "ies")"
+        parts.append("\(count) imported symbol\(count == 1 ? "" : "s")" + flat)
         parts.append(Self.signatureDescription(binary))
         parts.append(Self.encryptionDescription(image))
         sink.report(parts.joined(separator: "; ") + ".", in: binary)

@@ -27,7 +27,8 @@ extension InsecureUnarchivingRule: BinaryRule {
             // a name read from __objc_methname may be a method the binary merely defines.
             let confidence: Confidence = !binary.selectorsAreReferences ? .low : classes.isEmpty ? .medium : .high
             let receiver = classes.first ?? "NSKeyedUnarchiver"
-            sink.report("\(binary.name) sends \(selector)\(classes.isEmpty ? "" : " and references \(classes.joined(separator: ", "))"): \(receiver) then decodes any class named in the data. Use unarchivedObjectOfClass:fromData:error: with the classes you expect.",
+            let verb = binary.selectorsAreReferences ? "sends" : "names the selector"
+            sink.report("\(binary.name) \(verb) \(selector)\(classes.isEmpty ? "" : " and references \(classes.joined(separator: ", "))") — \(receiver) then decodes any class named in the data. Use unarchivedObjectOfClass:fromData:error: with the classes you expect.",
                         in: binary, symbol: selector, confidence: confidence)
         }
     }
@@ -37,7 +38,8 @@ extension XMLExternalEntitiesRule: BinaryRule {
     public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
         let selector = "setShouldResolveExternalEntities:"
         guard binary.selectors.contains(selector) else { return }
-        sink.report("\(binary.name) sends \(selector): if it passes YES, a crafted XML document can make NSXMLParser read local files or fetch URLs (XXE). The binary does not show the value; check the call.",
+        let verb = binary.selectorsAreReferences ? "sends" : "names the selector"
+        sink.report("\(binary.name) \(verb) \(selector) — if it passes YES, a crafted XML document can make NSXMLParser read local files or fetch URLs (XXE). The binary does not show the value; check the call.",
                     in: binary, symbol: selector, confidence: .low)
     }
 }

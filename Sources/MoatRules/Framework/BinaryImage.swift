@@ -160,8 +160,24 @@ public final class BinaryImage: @unchecked Sendable {
     /// The image holds Swift code (`__swift5_*` sections).
     public var containsSwift: Bool { image.containsSwift }
 
-    /// The image holds Objective-C code: it defines Objective-C classes that are not Swift classes.
-    public var containsObjectiveC: Bool { !objectiveCClassNames.isEmpty }
+    /// Classes the image defines (`__objc_classlist` entries), Swift classes that inherit from NSObject included.
+    public var definedClassCount: Int {
+        let pointerSize: UInt64 = image.is64Bit ? 8 : 4
+        return Int(clamping: image.sections.filter { $0.name == "__objc_classlist" }.reduce(0) { $0 + $1.size / pointerSize })
+    }
+
+    /// The image holds Objective-C code: it defines Objective-C classes that are not Swift classes. Some
+    /// linkers (lld) merge `__objc_classname` into `__cstring`; then a class list in an image without
+    /// Swift code says the same.
+    public var containsObjectiveC: Bool {
+        !objectiveCClassNames.isEmpty || (classNames.isEmpty && !containsSwift && definedClassCount > 0)
+    }
+
+    /// " (AppDelegate, LoginController)": up to three Objective-C class names for messages, or nothing.
+    public var objectiveCClassExamples: String {
+        let names = objectiveCClassNames.prefix(3)
+        return names.isEmpty ? "" : " (" + names.joined(separator: ", ") + ")"
+    }
 
     /// Plain names a permission or API table can match: referenced class names, imported C symbols
     /// without their leading underscore, and selectors the code sends.
@@ -186,7 +202,14 @@ public final class BinaryImage: @unchecked Sendable {
             }
         case .framework: return "framework binary"
         case .library: return "embedded dynamic library"
-        case .standalone: return image.fileType == .execute ? "executable" : image.fileType == .dylib ? "dynamic library" : "Mach-O \(image.fileType)"
+        case .standalone:
+            switch image.fileType {
+            case .execute: return "executable"
+            case .dylib: return "dynamic library"
+            case .object: return "object file"
+            case .bundle: return "loadable bundle"
+            default: return "Mach-O \(image.fileType)"
+            }
         }
     }
 

@@ -9,11 +9,12 @@ extension MachOImage {
     /// plain address, a chained-fixup rebase whose low 36 bits (43 on arm64e) are the address or its
     /// offset from the image base, or an authenticated rebase with a 32-bit offset; each reading is
     /// tried and kept only when it lands inside `__objc_methname`. Returns nil when the image has no
-    /// `__objc_selrefs` section (then only `objcSelectors()` is available); sections that lie outside the
-    /// image or in its encrypted range give warnings.
+    /// `__objc_selrefs` section (then only `objcSelectors()` is available), and for object files, whose
+    /// references are relocations still to be applied; sections that lie outside the image or in its
+    /// encrypted range give warnings.
     public func objcSelectorReferences() -> MachOStrings? {
         let referenceSections = sections.filter { $0.name == "__objc_selrefs" }
-        guard !referenceSections.isEmpty else { return nil }
+        guard !referenceSections.isEmpty, fileType != .object else { return nil }
         let nameSections = sections.filter { $0.name == "__objc_methname" && !$0.isZeroFill }
         var strings: [String] = []
         var seen = Set<String>()
