@@ -119,8 +119,16 @@ final class XMLPlistReader: NSObject, XMLParserDelegate {
                 fail("malformed XML property list at line \(elementLine): <key> outside a <dict>")
                 return
             }
+            if let pending = top.pendingKey {
+                fail("malformed XML property list at line \(pending.line): <key>\(pending.key.prefix(80))</key> has no value")
+                return
+            }
             top.pendingKey = (text, elementLine)
         case "dict", "array":
+            if let pending = stack.last?.pendingKey {
+                fail("malformed XML property list at line \(pending.line): <key>\(pending.key.prefix(80))</key> has no value")
+                return
+            }
             guard let frame = stack.popLast() else { return }
             if let dangling = frame.pendingKey {
                 fail("malformed XML property list at line \(dangling.line): key '\(dangling.key)' has no value")
