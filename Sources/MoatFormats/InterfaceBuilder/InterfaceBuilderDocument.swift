@@ -251,7 +251,13 @@ private final class InterfaceBuilderReader: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-        guard let open = stack.popLast(), let object = open.object else { return }
+        guard failure == nil else { return }
+        guard let open = stack.popLast(), open.element == elementName else {
+            failure = "malformed Interface Builder document at line \(parser.lineNumber): </\(elementName)> does not close the open element"
+            parser.abortParsing()
+            return
+        }
+        guard let object = open.object else { return }
         switch object.element {
         case "webView": webViews.append(object)
         case "wkWebView": wkWebViews.append(object)
@@ -260,6 +266,9 @@ private final class InterfaceBuilderReader: NSObject, XMLParserDelegate {
     }
 
     func parserDidEndDocument(_ parser: XMLParser) {
+        if failure == nil, let open = stack.last {
+            failure = "malformed Interface Builder document: <\(open.element)> is never closed"
+        }
         func attach(_ objects: inout [InterfaceBuilderObject]) {
             for index in objects.indices {
                 guard let id = objects[index].id else { continue }
