@@ -343,3 +343,24 @@ public struct AppUnit: Sendable {
         return false
     }
 }
+
+extension AppModel {
+    /// Code that may run in a unit: its own files, plus files that no app or extension target compiles
+    /// (framework targets, local packages, files outside any project). All code for loose files. Use it to
+    /// decide that something is *never* used: it errs on the side of "used".
+    public func reachableSources(for unit: AppUnit) -> [SourceSummary] {
+        guard !unit.isLoose else { return sources }
+        let claimed = Set(units.flatMap { $0.sources.map(\.path) })
+        let own = Set(unit.sources.map(\.path))
+        return sources.filter { own.contains($0.path) || !claimed.contains($0.path) }
+    }
+
+    /// Code compiled into the unit itself, test code excluded. Use it to decide that the unit *needs*
+    /// something (a usage description, a privacy manifest entry).
+    public func ownSources(for unit: AppUnit) -> [SourceSummary] {
+        unit.sources.filter { !AppUnit.isTestPath($0.path) }
+    }
+
+    /// The app units (apps, App Clips, extensions, or loose files with an Info.plist).
+    public var appUnits: [AppUnit] { units.filter(\.isApp) }
+}
