@@ -10,6 +10,13 @@ extension FindingSink {
         report(message, at: value.location, severity: severity, confidence: confidence, related: related, evidence: value.evidence)
     }
 
+    /// Reports at a property list node with related locations (the build setting that selects the file...).
+    public mutating func report(_ message: String, in plist: PropertyListDocument, at node: PlistNode, severity: Severity? = nil,
+                                confidence: Confidence? = nil, related: [RelatedLocation]) {
+        let location = Location(path: plist.path, line: plist.line(of: node), column: 1, keyPath: node.keyPath)
+        report(message, at: location, severity: severity, confidence: confidence, related: related, evidence: node.keyPath)
+    }
+
     /// Reports at an object of a storyboard or xib (the `<` of its element).
     public mutating func report(_ message: String, in document: InterfaceBuilderDocument, at object: InterfaceBuilderObject,
                                 severity: Severity? = nil, confidence: Confidence? = nil, related: [RelatedLocation] = []) {

@@ -6,5 +6,10 @@ public enum PlatformRules {
                                               WebViewJavaScriptLocalContentRule.self, WebViewInspectableRule.self,
                                               WebViewPhoneNumberDetectionRule.self, WebViewCleartextLoadRule.self,
                                               JavaScriptBridgeInventoryRule.self, ScriptMessageOriginRule.self,
-                                              JavaScriptInjectionRule.self]
+                                              JavaScriptInjectionRule.self,
+                                              EntitlementsInventoryRule.self, DebuggableReleaseRule.self, DevelopmentPushEnvironmentRule.self,
+                                              UniversalLinksWithoutHandlerRule.self, UniversalLinkHandlerWithoutDomainsRule.self,
+                                              URLSchemeInventoryRule.self, URLSchemeWithoutHandlerRule.self, DeprecatedURLHandlerRule.self,
+                                              GenericURLSchemeRule.self, InterfaceBuilderUIWebViewRule.self,
+                                              InterfaceBuilderWKWebViewInventoryRule.self, InsecureSecretTextFieldRule.self]
 }
