@@ -505,21 +505,30 @@ public final class XcodeProject: @unchecked Sendable {
         return folder.hasSuffix(".xcodeproj") ? String(folder.dropLast(".xcodeproj".count)) : folder
     }
 
+    /// Expands references. Bounded: at most 8 levels deep, 256 substitutions and 16 KB of output, so a
+    /// hostile project (`A = "$(A)$(A)"`) cannot make it blow up.
     static func expand(_ value: String, depth: Int, lookup: (String) -> String?) -> String {
+        var budget = 256
+        return expand(value, depth: depth, budget: &budget, lookup: lookup)
+    }
+
+    private static func expand(_ value: String, depth: Int, budget: inout Int, lookup: (String) -> String?) -> String {
         guard depth < 8, value.contains("$") else { return value }
         var output = ""
         var index = value.startIndex
         while index < value.endIndex {
+            guard output.utf8.count < 16_384 else { break }
             let character = value[index]
             let next = value.index(after: index)
-            if character == "$", next < value.endIndex, value[next] == "(" || value[next] == "{" {
+            if character == "$", next < value.endIndex, value[next] == "(" || value[next] == "{", budget > 0 {
                 let close: Character = value[next] == "(" ? ")" : "}"
                 if let end = value[next...].firstIndex(of: close) {
                     let inner = String(value[value.index(after: next)..<end])
                     let parts = inner.split(separator: ":", maxSplits: 1).map(String.init)
                     let name = parts.first ?? inner
                     if let found = lookup(name) {
-                        var replacement = expand(found, depth: depth + 1, lookup: lookup)
+                        budget -= 1
+                        var replacement = expand(found, depth: depth + 1, budget: &budget, lookup: lookup)
                         if parts.count == 2 { replacement = applyOperators(parts[1], to: replacement) }
                         output += replacement
                     } else {

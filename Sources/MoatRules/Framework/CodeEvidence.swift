@@ -39,6 +39,19 @@ public struct CodeMatch: Sendable {
     public var path: String
     public var position: SourcePosition
     public var clause: APIClause
+    /// The text of the matched line, when the summary kept it.
+    public var lineText: String?
+
+    public init(path: String, position: SourcePosition, clause: APIClause, lineText: String? = nil) {
+        self.path = path
+        self.position = position
+        self.clause = clause
+        self.lineText = lineText
+    }
+
+    init(_ source: SourceSummary, _ position: SourcePosition, _ clause: APIClause) {
+        self.init(path: source.path, position: position, clause: clause, lineText: source.lineText[position.line])
+    }
 
     public var location: Location { Location(path: path, line: position.line, column: position.column) }
 }
@@ -51,7 +64,7 @@ extension Array where Element == SourceSummary {
             for clause in clauses where clause.matches(source) {
                 guard let position = source.referencedNames[clause.anchor] else { continue }
                 if let current = best, (current.path, current.position.offset) <= (source.path, position.offset) { continue }
-                best = CodeMatch(path: source.path, position: position, clause: clause)
+                best = CodeMatch(source, position, clause)
             }
         }
         return best
@@ -70,7 +83,7 @@ extension Array where Element == SourceSummary {
             for name in names {
                 guard let position = source.definedFunctions[name] else { continue }
                 if let current = best, (current.path, current.position.offset) <= (source.path, position.offset) { continue }
-                best = CodeMatch(path: source.path, position: position, clause: APIClause(name))
+                best = CodeMatch(source, position, APIClause(name))
             }
         }
         return best

@@ -28,7 +28,7 @@ extension FindingSink {
     public mutating func report(_ message: String, at match: CodeMatch, severity: Severity? = nil, confidence: Confidence? = nil,
                                 related: [RelatedLocation] = []) {
         report(message, at: match.location, severity: severity, confidence: confidence, related: related,
-               evidence: match.clause.description)
+               evidence: match.lineText ?? match.clause.description)
     }
 }
 

@@ -45,18 +45,17 @@ extension Array where Element == SourceSummary {
         for source in self.sorted(by: { $0.path < $1.path }) {
             for name in URLHandlerTable.schemeHandlers + URLHandlerTable.deprecatedSchemeHandlers {
                 guard let position = source.definedFunctions[name] else { continue }
-                result.append(URLEntryPoint(name: name, match: CodeMatch(path: source.path, position: position, clause: APIClause(name)),
+                result.append(URLEntryPoint(name: name, match: CodeMatch(source, position, APIClause(name)),
                                             isDeprecated: URLHandlerTable.deprecatedSchemeHandlers.contains(name)))
             }
             for name in URLHandlerTable.sceneConnection {
                 guard let position = source.definedFunctions[name],
                       URLHandlerTable.sceneConnectionURLNames.contains(where: { source.referencedNames[$0] != nil }) else { continue }
                 result.append(URLEntryPoint(name: name + " (urlContexts)",
-                                            match: CodeMatch(path: source.path, position: position, clause: APIClause(name)), isDeprecated: false))
+                                            match: CodeMatch(source, position, APIClause(name)), isDeprecated: false))
             }
             if let position = source.referencedNames[URLHandlerTable.swiftUIOpenURL] {
-                result.append(URLEntryPoint(name: "onOpenURL", match: CodeMatch(path: source.path, position: position,
-                                                                                clause: APIClause(URLHandlerTable.swiftUIOpenURL)), isDeprecated: false))
+                result.append(URLEntryPoint(name: "onOpenURL", match: CodeMatch(source, position, APIClause(URLHandlerTable.swiftUIOpenURL)), isDeprecated: false))
             }
         }
         return result
@@ -71,23 +70,21 @@ extension Array where Element == SourceSummary {
             if webOnly && !browsesWeb { continue }
             for name in URLHandlerTable.universalLinkHandlers {
                 guard let position = source.definedFunctions[name] else { continue }
-                result.append(URLEntryPoint(name: name, match: CodeMatch(path: source.path, position: position, clause: APIClause(name)),
+                result.append(URLEntryPoint(name: name, match: CodeMatch(source, position, APIClause(name)),
                                             isDeprecated: false))
             }
             for name in URLHandlerTable.sceneConnection {
                 guard let position = source.definedFunctions[name],
                       URLHandlerTable.sceneConnectionActivityNames.contains(where: { source.referencedNames[$0] != nil }) else { continue }
                 result.append(URLEntryPoint(name: name + " (userActivities)",
-                                            match: CodeMatch(path: source.path, position: position, clause: APIClause(name)), isDeprecated: false))
+                                            match: CodeMatch(source, position, APIClause(name)), isDeprecated: false))
             }
             if let position = source.referencedNames[URLHandlerTable.swiftUIContinueActivity] {
                 result.append(URLEntryPoint(name: "onContinueUserActivity",
-                                            match: CodeMatch(path: source.path, position: position,
-                                                             clause: APIClause(URLHandlerTable.swiftUIContinueActivity)), isDeprecated: false))
+                                            match: CodeMatch(source, position, APIClause(URLHandlerTable.swiftUIContinueActivity)), isDeprecated: false))
             }
             if !webOnly, let position = source.referencedNames[URLHandlerTable.swiftUIOpenURL] {
-                result.append(URLEntryPoint(name: "onOpenURL", match: CodeMatch(path: source.path, position: position,
-                                                                                clause: APIClause(URLHandlerTable.swiftUIOpenURL)), isDeprecated: false))
+                result.append(URLEntryPoint(name: "onOpenURL", match: CodeMatch(source, position, APIClause(URLHandlerTable.swiftUIOpenURL)), isDeprecated: false))
             }
         }
         return result
