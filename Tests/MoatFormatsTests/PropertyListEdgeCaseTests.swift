@@ -17,12 +17,12 @@ struct PropertyListEdgeCaseTests {
     }
 
     @Test(arguments: [
-        ("<plist><dict><key>NSCameraUsageDescription</key></dict></plist>", "<key>NSCameraUsageDescription</key> has no value"),
-        ("<plist><dict><key>A</key><key>B</key><string>x</string></dict></plist>", "<key>A</key> has no value"),
+        ("<plist><dict><key>NSCameraUsageDescription</key></dict></plist>", "line 1: key 'NSCameraUsageDescription' has no value"),
+        ("<plist><dict><key>A</key><key>B</key><string>x</string></dict></plist>", "line 1: key 'A' has no value"),
         ("<plist><dict><string>x</string></dict></plist>", "has no <key>"),
         ("<plist><dict><key>A</key><array></dict></array></plist>", "malformed XML property list at line 1"),
         ("<plist><dict><key>A</key><integer>twelve</integer></dict></plist>", "is not a number"),
-        ("<?xml version=\"1.0\"?><plist><dict><key>A</key>", "malformed XML property list: <dict> opened at line 1 is never closed"),
+        ("<?xml version=\"1.0\"?><plist><dict><key>A</key>", "malformed XML property list at line 1"),
     ])
     func malformedXMLIsAnErrorWithALine(text: String, expected: String) {
         do {

@@ -185,7 +185,7 @@ struct MalformedInputTests {
         let byPath = Dictionary(grouping: result.errors, by: \.path)
         #expect(byPath.keys.sorted() == ["App/Empty.xib", "App/Info.plist", "App/Main.storyboard", "Broken.xcodeproj/project.pbxproj"])
         #expect(byPath["Broken.xcodeproj/project.pbxproj"]?.first?.message.hasPrefix("malformed project file at line ") == true)
-        #expect(byPath["App/Info.plist"]?.first?.message == "malformed XML property list at line 4: <key>NSCameraUsageDescription</key> has no value")
+        #expect(byPath["App/Info.plist"]?.first?.message == "malformed XML property list at line 4: key 'NSCameraUsageDescription' has no value")
         #expect(byPath["App/Main.storyboard"]?.first?.message.hasPrefix("malformed Interface Builder document at line 1") == true)
         #expect(byPath["App/Empty.xib"]?.first?.message == "empty Interface Builder document")
         // The readable file is still analyzed.

@@ -123,13 +123,13 @@ final class XMLPlistReader: NSObject, XMLParserDelegate {
                 return
             }
             if let pending = top.pendingKey {
-                fail("malformed XML property list at line \(pending.line): <key>\(pending.key.prefix(80))</key> has no value")
+                fail("malformed XML property list at line \(pending.line): key '\(pending.key.prefix(80))' has no value")
                 return
             }
             top.pendingKey = (text, elementLine)
         case "dict", "array":
             if let pending = stack.last?.pendingKey {
-                fail("malformed XML property list at line \(pending.line): <key>\(pending.key.prefix(80))</key> has no value")
+                fail("malformed XML property list at line \(pending.line): key '\(pending.key.prefix(80))' has no value")
                 return
             }
             guard let frame = stack.popLast(), frame.isDictionary == (elementName == "dict") else {
