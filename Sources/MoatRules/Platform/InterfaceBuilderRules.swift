@@ -169,30 +169,44 @@ public struct InsecureSecretTextFieldRule: AppRule {
                 }
                 """),
             ], triggers: false),
+            RuleExample(files: [
+                ExampleFile(name: "App/Base.lproj/Login.storyboard", content: InterfaceBuilderExamples.storyboard("""
+                                        <textField opaque="NO" contentMode="scaleToFill" borderStyle="roundedRect" placeholder="Card security code" minimumFontSize="17" id="cvv-1" customClass="CVVTextField">
+                                            <rect key="frame" x="20" y="300" width="335" height="34"/>
+                                        </textField>
+                """)),
+                ExampleFile(name: "App/CVVTextField.m", content: """
+                @implementation CVVTextField
+                - (void)awakeFromNib {
+                    [super awakeFromNib];
+                    self.secureTextEntry = YES;
+                }
+                @end
+                """),
+            ], triggers: false, note: "A custom class that turns secure entry on itself."),
         ])
 
     public init() {}
 
+    /// Words of a name: separators, camelCase and acronyms split ("cardPinField" → card, pin, field;
+    /// "CVVTextField" → cvv, text, field).
     static func words(_ text: String) -> [String] {
-        // camelCase and separators: "cardPinField" → card, pin, field.
         var words: [String] = []
-        var current = ""
-        var previousWasLower = false
-        for character in text {
-            if character.isLetter || character.isNumber {
-                if character.isUppercase && previousWasLower {
-                    words.append(current)
-                    current = ""
+        for part in text.split(whereSeparator: { !($0.isLetter || $0.isNumber) }) {
+            let characters = Array(part)
+            var current = ""
+            for (index, character) in characters.enumerated() {
+                if !current.isEmpty, character.isUppercase, let previous = current.last {
+                    let nextIsLower = index + 1 < characters.count && characters[index + 1].isLowercase
+                    if previous.isLowercase || previous.isNumber || (previous.isUppercase && nextIsLower) {
+                        words.append(current)
+                        current = ""
+                    }
                 }
                 current.append(character)
-                previousWasLower = character.isLowercase || character.isNumber
-            } else {
-                if !current.isEmpty { words.append(current) }
-                current = ""
-                previousWasLower = false
             }
+            if !current.isEmpty { words.append(current) }
         }
-        if !current.isEmpty { words.append(current) }
         return words.map { $0.lowercased() }
     }
 

@@ -112,6 +112,16 @@ public struct URLSchemeWithoutHandlerRule: AppRule {
             RuleExample(files: [URLSchemeExamples.infoPlist(["<string>receipts</string>"]), URLSchemeExamples.appDelegate], triggers: false),
             RuleExample(files: [
                 URLSchemeExamples.infoPlist(["<string>receipts</string>"]),
+                ExampleFile(name: "App/AppDelegate.m", content: """
+                @implementation AppDelegate
+                - (BOOL)application:(UIApplication *)app openURL:(NSURL *)url options:(NSDictionary<UIApplicationOpenURLOptionsKey, id> *)options {
+                    return [[Router shared] openURL:url];
+                }
+                @end
+                """),
+            ], triggers: false),
+            RuleExample(files: [
+                URLSchemeExamples.infoPlist(["<string>receipts</string>"]),
                 ExampleFile(name: "App/ReceiptsApp.swift", content: """
                 import SwiftUI
                 @main

@@ -56,6 +56,23 @@ public struct UniversalLinksWithoutHandlerRule: AppRule {
                 UniversalLinkExamples.infoPlist,
                 ExampleFile(name: "App/ContentView.swift", content: "import SwiftUI\nstruct ContentView: View {\n    var body: some View { Text(\"Receipts\") }\n}\n"),
             ], triggers: false, note: "Shared web credentials are not universal links."),
+            RuleExample(files: [
+                ExampleFile(name: "App/App.entitlements", content: ExampleProject.plist("""
+                    <key>com.apple.developer.associated-domains</key>
+                    <array>
+                        <string>applinks:receipts.example.com</string>
+                    </array>
+                """)),
+                UniversalLinkExamples.infoPlist,
+                ExampleFile(name: "App/AppDelegate.m", content: """
+                @implementation AppDelegate
+                - (BOOL)application:(UIApplication *)application continueUserActivity:(NSUserActivity *)userActivity
+                 restorationHandler:(void (^)(NSArray<id<UIUserActivityRestoring>> *))restorationHandler {
+                    return [[Router shared] openURL:userActivity.webpageURL];
+                }
+                @end
+                """),
+            ], triggers: false),
         ])
 
     public init() {}
@@ -101,6 +118,21 @@ public struct UniversalLinkHandlerWithoutDomainsRule: AppRule {
                         return Router.shared.open(url)
                     }
                 }
+                """),
+            ], triggers: true),
+            RuleExample(files: [
+                ExampleFile(name: "App/App.entitlements", content: ExampleProject.plist("""
+                    <key>aps-environment</key>
+                    <string>development</string>
+                """)),
+                UniversalLinkExamples.infoPlist,
+                ExampleFile(name: "App/AppDelegate.m", content: """
+                @implementation AppDelegate
+                - (BOOL)↓application:(UIApplication *)application continueUserActivity:(NSUserActivity *)userActivity
+                 restorationHandler:(void (^)(NSArray<id<UIUserActivityRestoring>> *))restorationHandler {
+                    return [[Router shared] openURL:userActivity.webpageURL];
+                }
+                @end
                 """),
             ], triggers: true),
             RuleExample(files: [

@@ -127,6 +127,21 @@ public struct UnusedPermissionRule: AppRule {
                 }
                 """),
             ], triggers: false),
+            RuleExample(files: [
+                ExampleFile(name: "App/Info.plist", content: ExampleProject.plist("""
+                    <key>NSContactsUsageDescription</key>
+                    <string>Invite friends from your address book.</string>
+                """)),
+                ExampleFile(name: "App/Invite.m", content: """
+                #import <Contacts/Contacts.h>
+                @implementation InviteController
+                - (void)invite {
+                    CNContactStore *store = [[CNContactStore alloc] init];
+                    [store requestAccessForEntityType:CNEntityTypeContacts completionHandler:^(BOOL granted, NSError *error) {}];
+                }
+                @end
+                """),
+            ], triggers: false),
             .nonTriggering("App/Info.plist", ExampleProject.plist("""
                 <key>NSContactsUsageDescription</key>
                 <string>Invite friends from your address book.</string>
@@ -144,7 +159,8 @@ public struct UnusedPermissionRule: AppRule {
                 guard !permissions.isEmpty, permissions.allSatisfy(\.checksUnused),
                       !permissions.contains(where: { code.matchesAny(of: $0.requests + $0.uses) }),
                       let value = unit.infoValues(forKey: key).first else { continue }
-                let apis = permissions.flatMap { $0.requests.prefix(2).map(\.anchor) }
+                // Name the classes that would show a use: AVCaptureDevice, UIImagePickerController, ...
+                let apis = permissions.flatMap { ($0.requests + $0.uses).compactMap { $0.names.first { $0.first?.isUppercase == true } } }
                 var seen = Set<String>()
                 let examples = apis.filter { seen.insert($0).inserted }.prefix(3)
                 let thirdParty = !unit.thirdPartyDependencies.isEmpty
@@ -190,6 +206,22 @@ public struct MissingPurposeStringRule: AppRule {
                 }
                 """),
             ], triggers: true, note: "Only the Debug configuration sets the key: the Release build crashes."),
+            RuleExample(files: [
+                ExampleFile(name: "App/Info.plist", content: ExampleProject.plist("""
+                    <key>CFBundleName</key>
+                    <string>Receipts</string>
+                """)),
+                ExampleFile(name: "App/Scanner.m", content: """
+                #import <AVFoundation/AVFoundation.h>
+                @implementation Scanner
+                - (void)scan {
+                    ↓[AVCaptureDevice requestAccessForMediaType:AVMediaTypeVideo completionHandler:^(BOOL granted) {
+                        NSLog(@"%d", granted);
+                    }];
+                }
+                @end
+                """),
+            ], triggers: true),
             RuleExample(files: [
                 ExampleFile(name: "App/Info.plist", content: ExampleProject.plist("""
                     <key>NSCameraUsageDescription</key>

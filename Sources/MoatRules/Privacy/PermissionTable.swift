@@ -239,7 +239,7 @@ public enum PermissionTable {
         Permission(
             id: "motion", resource: "motion and fitness activity", satisfyingKeys: ["NSMotionUsageDescription"],
             requests: [APIClause("CMMotionActivityManager"), APIClause("CMPedometer"), APIClause("CMAltimeter"),
-                       APIClause("CMSensorRecorder"), APIClause("CMFallDetectionManager")],
+                       APIClause("CMSensorRecorder")],
             uses: [APIClause("CMMotionActivity"), APIClause("CMPedometerData")]),
         Permission(
             id: "bluetooth", resource: "Bluetooth",
@@ -329,6 +329,9 @@ public enum PermissionTable {
                        APIClause("loadFriendsAuthorizationStatus", "GKLocalPlayer"),
                        APIClause("loadFriendsAuthorizationStatus:", "GKLocalPlayer")],
             uses: [APIClause("GKLocalPlayer")]),
+        Permission(
+            id: "fall-detection", resource: "fall detection", satisfyingKeys: ["NSFallDetectionUsageDescription"],
+            requests: [APIClause("CMFallDetectionManager")]),
         Permission(
             id: "tv-provider", resource: "the TV provider account", satisfyingKeys: ["NSVideoSubscriberAccountUsageDescription"],
             requests: [APIClause("VSAccountManager")]),

@@ -227,6 +227,17 @@ public struct MissingPrivacyManifestRule: AppRule {
             ], triggers: true),
             RuleExample(files: [
                 PrivacyManifestExamples.infoPlist,
+                ExampleFile(name: "App/Settings.m", content: """
+                #import <Foundation/Foundation.h>
+                @implementation Settings
+                - (NSString *)theme {
+                    return [[↓NSUserDefaults standardUserDefaults] stringForKey:@"theme"];
+                }
+                @end
+                """),
+            ], triggers: true),
+            RuleExample(files: [
+                PrivacyManifestExamples.infoPlist,
                 ExampleFile(name: "App/Model.swift", content: "struct Receipt { var total: Double }\n"),
             ], triggers: false),
             RuleExample(files: [

@@ -38,8 +38,10 @@ public struct SourceSummary: Sendable, Codable {
             case .identifier(let name): note(name, expression.range.start)
             case .member(_, let name): note(name, expression.range.start)
             case .typeValue(let name): note(name, expression.range.start)
-            case .call:
+            case .call(let callee, _, let isMessageSend):
                 if let swiftName = expression.swiftCallName { note(swiftName, expression.range.start) }
+                // An Objective-C selector is placed at its message send's `[`, where findings about a call go.
+                if isMessageSend, let selector = callee.name { note(selector, expression.range.start) }
             default: break
             }
         }
