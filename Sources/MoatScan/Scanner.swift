@@ -162,6 +162,7 @@ public enum Scanner {
     }
 
     private static func appIdentity(_ app: AppModel) -> (name: String?, bundleId: String?) {
+        if let identity = app.projectIdentity { return identity }
         for plist in app.infoPlists.sorted(by: { $0.path.count < $1.path.count }) {
             let name = plist.root["CFBundleDisplayName"]?.string ?? plist.root["CFBundleName"]?.string
             let bundleId = plist.root["CFBundleIdentifier"]?.string

@@ -96,6 +96,23 @@ struct AppModelProjectTests {
         #expect(release.infoValue(forKey: "NSCameraUsageDescription") == nil)
     }
 
+    @Test func conditionalSettingsApplyAsOnAnIOSBuild() throws {
+        let project = ScanFixtures.project
+            .replacingOccurrences(of: "\t\t\t\tCODE_SIGN_ENTITLEMENTS = Receipts/Receipts.entitlements;\n",
+                                  with: "\t\t\t\t\"CODE_SIGN_ENTITLEMENTS[sdk=iphoneos*]\" = Receipts/Receipts.entitlements;\n\t\t\t\t\"CODE_SIGN_ENTITLEMENTS[sdk=macosx*]\" = Receipts/Mac.entitlements;\n")
+            .replacingOccurrences(of: "\t\t\t\tINFOPLIST_KEY_NSCameraUsageDescription = \"Camera access\";\n",
+                                  with: "\t\t\t\t\"INFOPLIST_KEY_NSCameraUsageDescription[sdk=macosx*]\" = \"Mac camera\";\n")
+        #expect(project.contains("[sdk=iphoneos*]") && project.contains("Mac camera"))
+        var files = ScanFixtures.files
+        files["Receipts.xcodeproj/project.pbxproj"] = project
+        let tree = try ScanTree(files)
+        let (app, _) = loadApp(tree)
+        let release = try #require(app.units.first?.configurations.last)
+        #expect(release.entitlements.map(\.path) == ["Receipts/Receipts.entitlements"])
+        #expect(release.entitlementsSetting?.location.keyPath == "targets.Receipts.buildSettings[Release].CODE_SIGN_ENTITLEMENTS[sdk=iphoneos*]")
+        #expect(release.infoValue(forKey: "NSCameraUsageDescription") == nil, "the macOS-only key does not reach an iOS build")
+    }
+
     @Test func looseFilesWithoutAProjectFormOneUnit() throws {
         let tree = try ScanTree([
             "App/Info.plist": plist("<key>NSCameraUsageDescription</key>\n<string>Scan receipts.</string>"),
@@ -140,6 +157,8 @@ struct ConfigurationFindingTests {
         let tree = try ScanTree(ScanFixtures.files)
         let result = try scan(tree)
         #expect(result.errors.isEmpty, "\(result.errors)")
+        #expect(result.appName == "Receipts")
+        #expect(result.bundleIdentifier == "com.example.receipts", "from PRODUCT_BUNDLE_IDENTIFIER of the Release configuration")
 
         let weak = result.findings.filter { $0.ruleId == "MOAT-PRIV-102" }
         #expect(weak.count == 1)

@@ -260,7 +260,7 @@ public struct AppUnit: Sendable {
         }
         var configurations: [AppConfiguration] = []
         for name in names {
-            let settings = project.resolvedSettings(of: target, configuration: name)
+            let settings = Self.iOSSettings(project.resolvedSettings(of: target, configuration: name), configuration: name)
             func expanded(_ value: String) -> String { project.expand(value, target: target, settings: settings) }
             func value(_ key: String, settingName: String) -> ConfiguredValue? {
                 guard let resolved = settings[settingName] else { return nil }
@@ -325,6 +325,35 @@ public struct AppUnit: Sendable {
                        thirdPartyDependencies: target.thirdPartyDependencies)
     }
 
+    /// Applies conditional settings (`NAME[sdk=iphoneos*]`, `NAME[config=Release]`) the way an iOS device
+    /// build sees them: a condition that holds for it replaces the plain setting; settings for other
+    /// platforms (`[sdk=macosx*]`) are dropped. The entry keeps its own line, so findings point at it.
+    static func iOSSettings(_ settings: [String: ResolvedBuildSetting], configuration: String) -> [String: ResolvedBuildSetting] {
+        var result: [String: ResolvedBuildSetting] = [:]
+        var conditional: [(String, ResolvedBuildSetting)] = []
+        for (name, setting) in settings {
+            guard let open = name.firstIndex(of: "[") else {
+                result[name] = setting
+                continue
+            }
+            let base = String(name[..<open])
+            let conditions = name[open...].split(whereSeparator: { $0 == "[" || $0 == "]" }).filter { !$0.isEmpty }
+            let holds = conditions.allSatisfy { condition in
+                let parts = condition.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2 else { return false }
+                switch parts[0] {
+                case "sdk": return parts[1] == "*" || parts[1].hasPrefix("iphoneos")
+                case "config": return parts[1] == configuration || parts[1] == "*"
+                case "arch": return true
+                default: return false
+                }
+            }
+            if holds { conditional.append((base, setting)) }
+        }
+        for (base, setting) in conditional.sorted(by: { $0.0 < $1.0 }) { result[base] = setting }
+        return result
+    }
+
     /// A configuration is a debug build when its name says so or `DEBUG` is a compilation condition.
     static func isDebugConfiguration(name: String, settings: [String: ResolvedBuildSetting]) -> Bool {
         if name.lowercased().contains("debug") { return true }
@@ -363,4 +392,20 @@ extension AppModel {
 
     /// The app units (apps, App Clips, extensions, or loose files with an Info.plist).
     public var appUnits: [AppUnit] { units.filter(\.isApp) }
+}
+
+extension AppModel {
+    /// The app's name and bundle identifier from its Xcode project (first app target, release
+    /// configuration), with build settings expanded; nil without a project app target.
+    public var projectIdentity: (name: String?, bundleId: String?)? {
+        guard let unit = units.first(where: { !$0.isLoose && !$0.isExtension }), let project = unit.project, let target = unit.target,
+              let configuration = unit.releaseConfigurations.first ?? unit.configurations.first else { return nil }
+        func resolved(_ text: String?) -> String? { text.flatMap { $0.contains("$(") || $0.isEmpty ? nil : $0 } }
+        let name = resolved(configuration.infoValue(forKey: "CFBundleDisplayName")?.expandedString)
+            ?? resolved(configuration.infoValue(forKey: "CFBundleName")?.expandedString)
+            ?? resolved(configuration.settings["PRODUCT_NAME"].map { project.expand($0.value, target: target, settings: configuration.settings) })
+            ?? unit.name
+        let bundleId = resolved(configuration.infoValue(forKey: "CFBundleIdentifier")?.expandedString) ?? resolved(configuration.bundleIdentifier)
+        return (name, bundleId)
+    }
 }
