@@ -201,8 +201,8 @@ public struct MissingPurposeStringRule: AppRule {
                 ExampleFile(name: "App/Invite.swift", content: """
                 import Contacts
                 func invite() {
-                    let store = ↓CNContactStore()
-                    store.requestAccess(for: .contacts) { granted, _ in print(granted) }
+                    let store = CNContactStore()
+                    ↓store.requestAccess(for: .contacts) { granted, _ in print(granted) }
                 }
                 """),
             ], triggers: true, note: "Only the Debug configuration sets the key: the Release build crashes."),
@@ -233,6 +233,17 @@ public struct MissingPurposeStringRule: AppRule {
                     AVCaptureDevice.requestAccess(for: .video) { granted in print(granted) }
                 }
                 """),
+            ], triggers: false),
+            RuleExample(files: [
+                ExampleFile(name: "App/Status.swift", content: """
+                import Contacts
+                // Reading the authorization status needs no purpose string.
+                let canInvite = CNContactStore.authorizationStatus(for: .contacts) == .authorized
+                """),
+                ExampleFile(name: "App/Info.plist", content: ExampleProject.plist("""
+                    <key>CFBundleName</key>
+                    <string>Receipts</string>
+                """)),
             ], triggers: false),
             RuleExample(files: [
                 ExampleFile(name: "App/Picker.swift", content: """

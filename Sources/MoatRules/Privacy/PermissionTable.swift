@@ -183,9 +183,13 @@ public enum PermissionTable {
                    APIClause("performChanges:completionHandler:")]),
         Permission(
             id: "contacts", resource: "contacts", satisfyingKeys: ["NSContactsUsageDescription"],
-            requests: [APIClause("CNContactStore"), APIClause("ABAddressBookCreateWithOptions"),
-                       APIClause("ABAddressBookRequestAccessWithCompletion")],
-            uses: [APIClause("CNContactFetchRequest"), APIClause("CNSaveRequest"), APIClause("ABAddressBookRef")]),
+            requests: [APIClause("requestAccess", "CNContactStore"), APIClause("requestAccessForEntityType:completionHandler:", "CNContactStore"),
+                       APIClause("enumerateContacts", "CNContactStore"), APIClause("enumerateContactsWithFetchRequest:error:usingBlock:"),
+                       APIClause("unifiedContacts", "CNContactStore"), APIClause("unifiedContactsMatchingPredicate:keysToFetch:error:"),
+                       APIClause("unifiedContact", "CNContactStore"), APIClause("unifiedContactWithIdentifier:keysToFetch:error:"),
+                       APIClause("execute", "CNContactStore", "CNSaveRequest"), APIClause("executeSaveRequest:error:"),
+                       APIClause("ABAddressBookCreateWithOptions"), APIClause("ABAddressBookRequestAccessWithCompletion")],
+            uses: [APIClause("CNContactStore"), APIClause("CNContactFetchRequest"), APIClause("CNSaveRequest"), APIClause("ABAddressBookRef")]),
         Permission(
             id: "calendars", resource: "calendars",
             satisfyingKeys: ["NSCalendarsFullAccessUsageDescription", "NSCalendarsUsageDescription", "NSCalendarsWriteOnlyAccessUsageDescription"],
@@ -238,9 +242,14 @@ public enum PermissionTable {
             consequence: "without it iOS ignores the request for Always authorization, and App Review rejects the build"),
         Permission(
             id: "motion", resource: "motion and fitness activity", satisfyingKeys: ["NSMotionUsageDescription"],
-            requests: [APIClause("CMMotionActivityManager"), APIClause("CMPedometer"), APIClause("CMAltimeter"),
-                       APIClause("CMSensorRecorder")],
-            uses: [APIClause("CMMotionActivity"), APIClause("CMPedometerData")]),
+            requests: [APIClause("startActivityUpdates", "CMMotionActivityManager"), APIClause("queryActivityStarting", "CMMotionActivityManager"),
+                       APIClause("startActivityUpdatesToQueue:withHandler:"), APIClause("queryActivityStartingFromDate:toDate:toQueue:withHandler:"),
+                       APIClause("startUpdates", "CMPedometer"), APIClause("queryPedometerData", "CMPedometer"),
+                       APIClause("startPedometerUpdatesFromDate:withHandler:"), APIClause("queryPedometerDataFromDate:toDate:withHandler:"),
+                       APIClause("startRelativeAltitudeUpdates", "CMAltimeter"), APIClause("startRelativeAltitudeUpdatesToQueue:withHandler:"),
+                       APIClause("recordAccelerometer", "CMSensorRecorder"), APIClause("recordAccelerometerForDuration:")],
+            uses: [APIClause("CMMotionActivityManager"), APIClause("CMPedometer"), APIClause("CMAltimeter"), APIClause("CMSensorRecorder"),
+                   APIClause("CMMotionActivity"), APIClause("CMPedometerData")]),
         Permission(
             id: "bluetooth", resource: "Bluetooth",
             satisfyingKeys: ["NSBluetoothAlwaysUsageDescription"],
@@ -315,7 +324,8 @@ public enum PermissionTable {
         Permission(
             id: "nearby-interaction", resource: "nearby interaction",
             satisfyingKeys: ["NSNearbyInteractionUsageDescription", "NSNearbyInteractionAllowOnceUsageDescription"],
-            requests: [APIClause("NISession")], uses: [APIClause("NIConfiguration"), APIClause("NINearbyPeerConfiguration")]),
+            requests: [APIClause("run", "NISession"), APIClause("runWithConfiguration:", "NISession")],
+            uses: [APIClause("NISession"), APIClause("NIConfiguration"), APIClause("NINearbyPeerConfiguration")]),
         Permission(
             id: "identity", resource: "identity documents in Wallet", satisfyingKeys: ["NSIdentityUsageDescription"],
             requests: [APIClause("PKIdentityAuthorizationController")],
