@@ -10,6 +10,7 @@ public struct Analyzer: Sendable {
     public let plistRules: [any PropertyListRule]
     public let appRules: [any AppRule]
     public let binaryRules: [any BinaryRule]
+    public let interfaceBuilderRules: [any InterfaceBuilderRule]
 
     public init(rules: [any Rule.Type]) {
         let instances = rules.map { $0.init() }
@@ -17,6 +18,7 @@ public struct Analyzer: Sendable {
         plistRules = instances.compactMap { $0 as? any PropertyListRule }
         appRules = instances.compactMap { $0 as? any AppRule }
         binaryRules = instances.compactMap { $0 as? any BinaryRule }
+        interfaceBuilderRules = instances.compactMap { $0 as? any InterfaceBuilderRule }
     }
 
     public func analyze(_ file: CodeFile) -> [Finding] {
@@ -51,6 +53,16 @@ public struct Analyzer: Sendable {
         for rule in binaryRules {
             var sink = FindingSink(rule: type(of: rule).description)
             rule.check(binary, &sink)
+            findings.append(contentsOf: sink.findings)
+        }
+        return findings
+    }
+
+    public func analyze(_ document: InterfaceBuilderDocument) -> [Finding] {
+        var findings: [Finding] = []
+        for rule in interfaceBuilderRules {
+            var sink = FindingSink(rule: type(of: rule).description)
+            rule.check(document, &sink)
             findings.append(contentsOf: sink.findings)
         }
         return findings

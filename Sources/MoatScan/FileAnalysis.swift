@@ -13,6 +13,8 @@ struct FileOutcome: Sendable {
     var plist: PropertyListDocument?
     /// Property lists of a built app (Info.plists, signed entitlements, privacy manifests), for the app rules.
     var bundlePlists: [PropertyListDocument] = []
+    var project: XcodeProject?
+    var interfaceBuilder: InterfaceBuilderDocument?
     var suppressions: [SuppressionDirective] = []
 }
 
@@ -82,6 +84,11 @@ struct FileAnalysis: Sendable {
         case .success(.propertyList(let plist)):
             outcome.findings = analyzer.analyze(plist)
             outcome.plist = plist
+        case .success(.xcodeProject(let project)):
+            outcome.project = project
+        case .success(.interfaceBuilder(let document)):
+            outcome.findings = analyzer.analyze(document)
+            outcome.interfaceBuilder = document
         case .success(.unsupported):
             break
         }

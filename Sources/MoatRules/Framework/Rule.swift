@@ -38,3 +38,8 @@ public protocol AppRule: Rule {
 public protocol BinaryRule: Rule {
     func check(_ binary: BinaryImage, _ sink: inout FindingSink)
 }
+
+/// A rule over one Interface Builder document (storyboard or xib).
+public protocol InterfaceBuilderRule: Rule {
+    func check(_ document: InterfaceBuilderDocument, _ sink: inout FindingSink)
+}
