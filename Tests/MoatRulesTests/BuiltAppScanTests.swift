@@ -99,9 +99,14 @@ struct BuiltAppScanTests {
         let profile = try #require(result.finding("MOAT-PLAT-402", at: app + "embedded.mobileprovision"))
         #expect(profile.message == "App Store provisioning profile 'Demo Store', team Example Corp (ABCDE12345), expires 2100-01-01 (signing Demo.app).")
 
-        // The signed entitlements went through the property-list rules at the binary's path.
-        #expect(result.findings.contains { $0.location.path == binary && $0.location.keyPath == "get-task-allow" && $0.ruleId != "MOAT-PLAT-401" }
-                || !RuleRegistry.all.contains { $0.description.id == "MOAT-PLAT-101" })
+        // The signed entitlements went through the property-list rules at the binary's path (the capability
+        // inventory), and get-task-allow in a distribution build is reported once, by its binary.
+        let capabilities = result.findings(
+            "MOAT-PLAT-101", at: binary).map { $0.location.keyPath ?? "" }.sorted()
+        #expect(capabilities == ["application-identifier", "get-task-allow", "keychain-access-groups"])
+        let debuggable = result.findings.filter { $0.ruleId == "MOAT-PLAT-102" }
+        #expect(debuggable.count == 1 && debuggable.first?.location == Location(path: binary, line: 1, keyPath: "get-task-allow"))
+        #expect(debuggable.first?.message == "Demo is signed with get-task-allow = true although its App Store provisioning profile 'Demo Store' is for distribution: any debugger can attach to this build and read or change its memory.")
 
         // Inventories: every binary but Apple's Swift runtime; the framework with its version.
         let inventory = result.findings.filter { $0.ruleId == "MOAT-RES-401" }.map(\.location.path).sorted()

@@ -68,3 +68,52 @@ extension HardcodedCredentialFormatRule: BinaryRule {
         }
     }
 }
+
+extension DebuggableReleaseRule: BinaryRule {
+    /// A built app signed with `get-task-allow`. A development profile grants it to every build it signs,
+    /// so development-signed builds are left to `DevelopmentProfileInReleaseRule` (MOAT-PLAT-404), which
+    /// judges whether they look like a release; Xcode debug builds (a debug dylib, a simulator build) are
+    /// not reported.
+    public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
+        guard binary.role == .bundleExecutable, let bundle = binary.bundle, let entitlements = binary.entitlements,
+              let node = entitlements.root["get-task-allow"], node.bool == true, !bundle.hasDebugDylib,
+              bundle.profile?.kind != .development else { return }
+        let simulators: Set<MachOPlatform> = [.iOSSimulator, .tvOSSimulator, .watchOSSimulator, .visionOSSimulator]
+        if let platform = binary.image.buildVersion?.platform, simulators.contains(platform) { return }
+        let profile = bundle.profile.map { "its \(ProfileText.kind($0.kind)) provisioning profile \(ProfileText.name($0))" }
+        sink.report("\(binary.name) is signed with get-task-allow = true\(profile.map { " although \($0) is for distribution" } ?? ", and carries no provisioning profile"): any debugger can attach to this build and read or change its memory.",
+                    inEmbedded: entitlements, at: node, confidence: bundle.profile == nil ? .medium : .high)
+    }
+}
+
+extension MissingPurposeStringRule: BinaryRule {
+    /// Protected APIs a binary calls (classes it references, selectors it sends, C functions and constants
+    /// it imports, matched against the same permission table as source) versus the usage descriptions of
+    /// the Info.plist of the app or extension that runs the code. App Store Connect performs the same
+    /// static check on upload (ITMS-90683).
+    public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
+        guard let bundle = binary.bundle, let info = bundle.hostInfoPlist else { return }
+        let names = binary.referencedAPINames
+        for permission in PermissionTable.permissions {
+            guard !permission.satisfyingKeys.contains(where: { info.root[$0] != nil }),
+                  let clause = permission.requests.first(where: { Self.isBinaryMatchable($0) && $0.matches(names: names) }) else { continue }
+            let others = clause.names.dropFirst()
+            let what = clause.anchor + (others.isEmpty ? "" : " (with \(others.joined(separator: ", ")))")
+            let framework = binary.role == .framework || binary.role == .library
+            sink.report("\(binary.name) uses \(what), which needs \(permission.satisfyingKeys[0]) for \(permission.resource), but \(info.path) does not have it: \(permission.consequence).",
+                        in: binary, symbol: clause.anchor, severity: permission.missingSeverity,
+                        confidence: framework ? .medium : .high)
+        }
+    }
+
+    /// Clauses whose names can all appear in a binary: classes, C functions and constants (capitalized),
+    /// selectors with arguments, and long argument-less selectors. Short lowercase names (`video`,
+    /// `camera`, `default`) are Swift spellings that never reach the binary as such, and could match an
+    /// unrelated selector.
+    static func isBinaryMatchable(_ clause: APIClause) -> Bool {
+        clause.names.allSatisfy { name in
+            guard let first = name.first else { return false }
+            return first.isUppercase || name.contains(":") || name.count >= 12
+        }
+    }
+}

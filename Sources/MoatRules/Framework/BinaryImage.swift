@@ -262,3 +262,12 @@ extension FindingSink {
                severity: severity, confidence: confidence, related: related, evidence: evidence ?? node.keyPath)
     }
 }
+
+extension PropertyListDocument {
+    /// Read from a built app (`X.ipa!/…`, `X.app/…`, `X.xcarchive/…/X.app/…`): an Info.plist, privacy
+    /// manifest or profile of a bundle, or entitlements from a code signature. Source trees never have
+    /// such paths, because discovery reads `.app` folders whole as built apps.
+    public var isFromBuiltApp: Bool {
+        path.contains("!/") || path.split(separator: "/").dropLast().contains { $0.hasSuffix(".app") || $0.hasSuffix(".appex") }
+    }
+}

@@ -156,7 +156,8 @@ public struct DebuggableReleaseRule: AppRule {
 
     public func check(_ app: AppModel, _ sink: inout FindingSink) {
         if app.projects.isEmpty {
-            for plist in app.plists where plist.kind == .entitlements && !AppUnit.isTestPath(plist.path) {
+            for plist in app.plists where plist.kind == .entitlements && !AppUnit.isTestPath(plist.path) && !plist.isFromBuiltApp {
+                // Entitlements a built app is signed with are judged with their binary (see Binary/ReusedRules.swift).
                 let name = (plist.path.split(separator: "/").last ?? "").lowercased()
                 guard !name.contains("debug"), !name.contains("dev"), let node = Entitlements(document: plist).getTaskAllow,
                       node.bool == true else { continue }

@@ -32,6 +32,9 @@ struct MachOSketch {
     var strings: [String] = []
     var entitlements: [(key: String, value: String)] = []
     var installName: String?
+    /// Entitlements signed verbatim instead of the ones built from `entitlements`.
+    var entitlementsXML: String?
+    var signingIdentifier = "com.example.demo"
     /// What `↓` markers expect: nil for the binary itself, else a symbol, string or key path.
     var expected: [String?] = []
 
@@ -192,8 +195,9 @@ struct MachOSketch {
                 commands.append(.raw(0xb, body.data))
             }
             if type == 2 { commands.append(.main(0)) }
-            if !entitlements.isEmpty {
-                commands.append(.codeSignature(CodeSignatureWriter.sample(identifier: "com.example.demo", entitlements: entitlementsPlist)))
+            if !entitlements.isEmpty || entitlementsXML != nil {
+                commands.append(.codeSignature(CodeSignatureWriter.sample(identifier: signingIdentifier,
+                                                                          entitlements: entitlementsXML ?? entitlementsPlist)))
             }
             writer.commands = commands
             return writer
