@@ -40,10 +40,10 @@ enum BuiltAppFixture {
     }
 
     /// An `.ipa` holding `Payload/<app>/<path>` for each file, plus raw entries as given.
-    static func ipa(_ files: [(String, Data)], app: String = "Demo.app", extra: [ZipWriter.Entry] = []) -> Data {
+    static func ipa(_ files: [(String, Data)], app: String = "Demo.app", extra: [ZipWriter.Entry] = [], stored: Bool = false) -> Data {
         var writer = ZipWriter()
         for (path, data) in files {
-            writer.add("Payload/\(app)/\(path)", data, method: path.hasSuffix(".plist") ? .stored : .deflated)
+            writer.add("Payload/\(app)/\(path)", data, method: stored || path.hasSuffix(".plist") ? .stored : .deflated)
         }
         writer.entries += extra
         return writer.build()
