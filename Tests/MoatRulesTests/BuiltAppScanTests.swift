@@ -212,6 +212,22 @@ struct BuiltAppScanTests {
         #expect(fake.errors.map(\.message) == ["not a Mach-O binary"])
     }
 
+    @Test func findingsOnAWholeBinarySurviveARebuildInBaselines() throws {
+        // Sizes and counts in the message change with every build; the fingerprint must not.
+        func scan(_ text: String, imports: String) throws -> [String: String] {
+            let folder = try BuiltAppFixture.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try BuiltAppFixture.machO("Mach-O dylib arm64\ntext: \(text)\nimports: \(imports)", name: "libkit.dylib")
+                .write(to: folder.appendingPathComponent("libkit.dylib"))
+            let result = try BuiltAppFixture.scan([folder.appendingPathComponent("libkit.dylib").path])
+            return Dictionary(uniqueKeysWithValues: result.findings.map { ($0.ruleId + " " + ($0.location.symbol ?? ""), $0.fingerprint) })
+        }
+        let before = try scan("300K", imports: "_malloc _strcpy")
+        let after = try scan("420K", imports: "_malloc _free _strcpy")
+        #expect(Set(before.keys) == ["MOAT-CODE-402 ", "MOAT-CODE-404 _strcpy", "MOAT-RES-401 "])
+        #expect(before == after)
+    }
+
     @Test func selectorsReadFromMethodNamesOnlyGiveLowConfidence() throws {
         // Without __objc_selrefs the names may be methods the binary defines.
         var sketch = try MachOSketch("Mach-O executable arm64\nselectors: unarchiveObjectWithData:")

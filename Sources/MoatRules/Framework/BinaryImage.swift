@@ -243,12 +243,13 @@ extension PlistNode {
 
 extension FindingSink {
     /// Reports at a binary: its display path, line 1, and the symbol (an imported symbol, a selector, a
-    /// string) when there is one. `evidence` defaults to the symbol.
+    /// string) when there is one. `evidence` defaults to the symbol, else to nothing: a finding about the
+    /// whole binary keeps the same fingerprint when its message changes with a rebuild (sizes, counts).
     public mutating func report(_ message: String, in binary: BinaryImage, symbol: String? = nil,
                                 severity: Severity? = nil, confidence: Confidence? = nil,
                                 related: [RelatedLocation] = [], evidence: String? = nil) {
         report(message, at: Location(path: binary.path, line: 1, column: 1, symbol: symbol), severity: severity,
-               confidence: confidence, related: related, evidence: evidence ?? symbol)
+               confidence: confidence, related: related, evidence: evidence ?? symbol ?? "")
     }
 }
 
