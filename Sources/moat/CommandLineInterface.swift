@@ -14,7 +14,8 @@ enum CommandLineInterface {
     Usage: moat <command> [options]
 
     Commands:
-      scan [PATH ...]      Scan source folders or files (default: the current folder).
+      scan [PATH ...]      Scan source folders or files, built apps (.ipa, .app, .xcarchive) and Mach-O
+                           binaries (default: the current folder).
       baseline [PATH ...]  Record today's findings so later scans report only new ones.
       diff --base REV [PATH]
                            Review a change: findings on changed lines and the threat-model questions.
@@ -28,6 +29,8 @@ enum CommandLineInterface {
 
     static let scanUsage = """
     Usage: moat scan [PATH ...] [options]
+
+    PATH: a folder, a source or property-list file, an .ipa, an .app or .xcarchive folder, or a Mach-O file.
 
     Options:
       --format FORMAT        \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")) (default: text)
