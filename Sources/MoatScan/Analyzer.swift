@@ -9,12 +9,14 @@ public struct Analyzer: Sendable {
     public let sourceRules: [any SourceRule]
     public let plistRules: [any PropertyListRule]
     public let appRules: [any AppRule]
+    public let interfaceBuilderRules: [any InterfaceBuilderRule]
 
     public init(rules: [any Rule.Type]) {
         let instances = rules.map { $0.init() }
         sourceRules = instances.compactMap { $0 as? any SourceRule }
         plistRules = instances.compactMap { $0 as? any PropertyListRule }
         appRules = instances.compactMap { $0 as? any AppRule }
+        interfaceBuilderRules = instances.compactMap { $0 as? any InterfaceBuilderRule }
     }
 
     public func analyze(_ file: CodeFile) -> [Finding] {
@@ -39,6 +41,16 @@ public struct Analyzer: Sendable {
         for rule in plistRules where type(of: rule).plistKinds.contains(plist.kind) {
             var sink = FindingSink(rule: type(of: rule).description)
             rule.check(plist, &sink)
+            findings.append(contentsOf: sink.findings)
+        }
+        return findings
+    }
+
+    public func analyze(_ document: InterfaceBuilderDocument) -> [Finding] {
+        var findings: [Finding] = []
+        for rule in interfaceBuilderRules {
+            var sink = FindingSink(rule: type(of: rule).description)
+            rule.check(document, &sink)
             findings.append(contentsOf: sink.findings)
         }
         return findings

@@ -11,6 +11,8 @@ struct FileOutcome: Sendable {
     var errors: [ScanError] = []
     var summary: SourceSummary?
     var plist: PropertyListDocument?
+    var project: XcodeProject?
+    var interfaceBuilder: InterfaceBuilderDocument?
     var suppressions: [SuppressionDirective] = []
 }
 
@@ -77,6 +79,11 @@ struct FileAnalysis: Sendable {
         case .success(.propertyList(let plist)):
             outcome.findings = analyzer.analyze(plist)
             outcome.plist = plist
+        case .success(.xcodeProject(let project)):
+            outcome.project = project
+        case .success(.interfaceBuilder(let document)):
+            outcome.findings = analyzer.analyze(document)
+            outcome.interfaceBuilder = document
         case .success(.unsupported):
             break
         }

@@ -43,6 +43,19 @@ public enum FuzzEntryPoints {
                 _ = try? app.provisioningProfile(of: bundle)
             }
         },
+        "pbxproj": { data in
+            // The project reader, then the app model and every app rule over it.
+            guard let project = try? XcodeProject.parse(data: data, path: "Fuzz.xcodeproj/project.pbxproj") else { return }
+            let app = AppModel(plists: [], sources: [], projects: [project])
+            _ = Analyzer(rules: RuleRegistry.all).analyze(app)
+            _ = app.surface
+        },
+        "interface-builder": { data in
+            guard let document = try? InterfaceBuilderDocument.parse(data: data, path: "fuzz.storyboard") else { return }
+            let analyzer = Analyzer(rules: RuleRegistry.all)
+            _ = analyzer.analyze(document)
+            _ = analyzer.analyze(AppModel(plists: [], sources: [], interfaceBuilderDocuments: [document]))
+        },
         "scan-file": { data in
             // The whole per-file pipeline on a Swift file: parse, every rule, summary.
             let source = String(decoding: data, as: UTF8.self)

@@ -7,6 +7,8 @@ import MoatSyntax
 public enum LoadedArtifact {
     case code(CodeFile)
     case propertyList(PropertyListDocument)
+    case xcodeProject(XcodeProject)
+    case interfaceBuilder(InterfaceBuilderDocument)
     /// Kinds whose loaders have not been written yet are skipped quietly.
     case unsupported
 }
@@ -63,8 +65,22 @@ public struct Loader: Sendable {
             } catch {
                 return .failure(ScanError(path: file.path, message: "cannot read property list: \(error.localizedDescription)"))
             }
-        case .xcodeProject, .interfaceBuilder:
-            return .success(.unsupported)
+        case .xcodeProject:
+            do {
+                return .success(.xcodeProject(try XcodeProject.load(data: data, url: file.url, path: file.path)))
+            } catch let error as XcodeProjectError {
+                return .failure(ScanError(path: file.path, message: error.message))
+            } catch {
+                return .failure(ScanError(path: file.path, message: "cannot read Xcode project: \(error.localizedDescription)"))
+            }
+        case .interfaceBuilder:
+            do {
+                return .success(.interfaceBuilder(try InterfaceBuilderDocument.parse(data: data, path: file.path)))
+            } catch let error as InterfaceBuilderError {
+                return .failure(ScanError(path: file.path, message: error.message))
+            } catch {
+                return .failure(ScanError(path: file.path, message: "cannot read Interface Builder document: \(error.localizedDescription)"))
+            }
         }
     }
 }

@@ -71,17 +71,22 @@ public enum Scanner {
         var plists: [PropertyListDocument] = []
         var summaries: [SourceSummary] = []
         var suppressions: [SuppressionDirective] = []
+        var projects: [XcodeProject] = []
+        var interfaceBuilderDocuments: [InterfaceBuilderDocument] = []
         for outcome in outcomes {
             raw += outcome.findings
             errors += outcome.errors
             if let plist = outcome.plist { plists.append(plist) }
             if let summary = outcome.summary { summaries.append(summary) }
+            if let project = outcome.project { projects.append(project) }
+            if let document = outcome.interfaceBuilder { interfaceBuilderDocuments.append(document) }
             suppressions += outcome.suppressions
         }
         options.progress?(ScanProgress(phase: .finishing, done: files.count, total: files.count))
 
         // 4. The app as a whole.
-        let app = AppModel(plists: plists, sources: summaries)
+        let app = AppModel(plists: plists, sources: summaries, projects: projects,
+                           interfaceBuilderDocuments: interfaceBuilderDocuments)
         raw += analyzer.analyze(app)
 
         // 5. Post-process.
@@ -157,6 +162,7 @@ public enum Scanner {
     }
 
     private static func appIdentity(_ app: AppModel) -> (name: String?, bundleId: String?) {
+        if let identity = app.projectIdentity { return identity }
         for plist in app.infoPlists.sorted(by: { $0.path.count < $1.path.count }) {
             let name = plist.root["CFBundleDisplayName"]?.string ?? plist.root["CFBundleName"]?.string
             let bundleId = plist.root["CFBundleIdentifier"]?.string

@@ -44,6 +44,9 @@ final class XMLPlistReader: NSObject, XMLParserDelegate {
             let line = reader.xmlErrorLine ?? parser.lineNumber
             throw PropertyListError("malformed XML property list at line \(line): not well-formed XML")
         }
+        if let open = reader.stack.last {
+            throw PropertyListError("malformed XML property list: <\(open.isDictionary ? "dict" : "array")> opened at line \(open.line) is never closed")
+        }
         guard let root = reader.root else { throw PropertyListError("XML property list has no value") }
         return root
     }
@@ -119,11 +122,18 @@ final class XMLPlistReader: NSObject, XMLParserDelegate {
                 fail("malformed XML property list at line \(elementLine): <key> outside a <dict>")
                 return
             }
+            if let pending = top.pendingKey {
+                fail("malformed XML property list at line \(pending.line): key '\(pending.key.prefix(80))' has no value")
+                return
+            }
             top.pendingKey = (text, elementLine)
         case "dict", "array":
-            guard let frame = stack.popLast() else { return }
-            if let dangling = frame.pendingKey {
-                fail("malformed XML property list at line \(dangling.line): key '\(dangling.key)' has no value")
+            if let pending = stack.last?.pendingKey {
+                fail("malformed XML property list at line \(pending.line): key '\(pending.key.prefix(80))' has no value")
+                return
+            }
+            guard let frame = stack.popLast(), frame.isDictionary == (elementName == "dict") else {
+                fail("malformed XML property list at line \(elementLine): </\(elementName)> does not close the open element")
                 return
             }
             let node = PlistNode(value: frame.isDictionary ? .dictionary(frame.entries) : .array(frame.elements),

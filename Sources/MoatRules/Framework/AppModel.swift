@@ -7,10 +7,22 @@ import MoatSyntax
 public final class AppModel: @unchecked Sendable {
     public let plists: [PropertyListDocument]
     public let sources: [SourceSummary]
+    /// Xcode projects found in the scan (`project.pbxproj`), with their `.xcconfig` files.
+    public let projects: [XcodeProject]
+    /// Storyboards and xibs: their web views and text fields.
+    public let interfaceBuilderDocuments: [InterfaceBuilderDocument]
+    /// The bundles the app is made of (see `AppModel+Project.swift`): one per app or extension target of
+    /// the Xcode projects, or a single unit built from the loose files when there is no project.
+    public let units: [AppUnit]
 
-    public init(plists: [PropertyListDocument], sources: [SourceSummary]) {
+    public init(plists: [PropertyListDocument], sources: [SourceSummary], projects: [XcodeProject] = [],
+                interfaceBuilderDocuments: [InterfaceBuilderDocument] = []) {
         self.plists = plists
         self.sources = sources
+        self.projects = projects
+        self.interfaceBuilderDocuments = interfaceBuilderDocuments
+        self.units = AppUnit.units(plists: plists, sources: sources, projects: projects,
+                                   interfaceBuilderDocuments: interfaceBuilderDocuments)
     }
 
     public var infoPlists: [PropertyListDocument] { plists.filter { $0.kind == .infoPlist } }

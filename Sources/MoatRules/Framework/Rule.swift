@@ -31,3 +31,8 @@ public protocol PropertyListRule: Rule {
 public protocol AppRule: Rule {
     func check(_ app: AppModel, _ sink: inout FindingSink)
 }
+
+/// A rule over one Interface Builder document (storyboard or xib).
+public protocol InterfaceBuilderRule: Rule {
+    func check(_ document: InterfaceBuilderDocument, _ sink: inout FindingSink)
+}

@@ -6,5 +6,8 @@ public enum NetworkRules {
                                               TrustResultUnspecifiedOnlyRule.self, ChallengeAnsweredTwiceRule.self,
                                               SystemAnchorsReenabledRule.self, PinningInventoryRule.self,
                                               TLSValidationDisabledRule.self, WeakTLSVersionRule.self,
-                                              CleartextRequestRule.self]
+                                              CleartextRequestRule.self,
+                                              ATSLocalNetworkingRule.self, ATSForwardSecrecyDisabledRule.self,
+                                              ATSCertificateTransparencyRule.self, ATSPinnedDomainsInventoryRule.self,
+                                              ATSPinnedInsecureDomainRule.self]
 }

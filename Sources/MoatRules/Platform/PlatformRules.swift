@@ -8,5 +8,10 @@ public enum PlatformRules {
                                               JavaScriptBridgeInventoryRule.self, ScriptMessageOriginRule.self,
                                               JavaScriptInjectionRule.self,
                                               JavaScriptInjectionDataflowRule.self, WebViewUntrustedURLRule.self,
-                                              URLSchemeSensitiveActionRule.self, UntrustedURLOpenRule.self]
+                                              URLSchemeSensitiveActionRule.self, UntrustedURLOpenRule.self,
+                                              EntitlementsInventoryRule.self, DebuggableReleaseRule.self, DevelopmentPushEnvironmentRule.self,
+                                              UniversalLinksWithoutHandlerRule.self, UniversalLinkHandlerWithoutDomainsRule.self,
+                                              URLSchemeInventoryRule.self, URLSchemeWithoutHandlerRule.self, DeprecatedURLHandlerRule.self,
+                                              GenericURLSchemeRule.self, InterfaceBuilderUIWebViewRule.self,
+                                              InterfaceBuilderWKWebViewInventoryRule.self, InsecureSecretTextFieldRule.self]
 }

@@ -12,6 +12,9 @@ public struct SourceSummary: Sendable, Codable {
     /// Types declared here and the protocols/superclasses they name.
     public var declaredTypes: [String: [String]]
     public var imports: [String]
+    /// The text (trimmed) of each line where a recorded name first appears or a function is defined, so
+    /// app-level findings can show the line they point at.
+    public var lineText: [Int: String] = [:]
 
     public init(path: String, language: SourceLanguage, referencedNames: [String: SourcePosition],
                 definedFunctions: [String: SourcePosition], declaredTypes: [String: [String]], imports: [String]) {
@@ -35,8 +38,10 @@ public struct SourceSummary: Sendable, Codable {
             case .identifier(let name): note(name, expression.range.start)
             case .member(_, let name): note(name, expression.range.start)
             case .typeValue(let name): note(name, expression.range.start)
-            case .call:
+            case .call(let callee, _, let isMessageSend):
                 if let swiftName = expression.swiftCallName { note(swiftName, expression.range.start) }
+                // An Objective-C selector is placed at its message send's `[`, where findings about a call go.
+                if isMessageSend, let selector = callee.name { note(selector, expression.range.start) }
             default: break
             }
         }
@@ -48,5 +53,9 @@ public struct SourceSummary: Sendable, Codable {
         for type in file.allTypes { types[type.name, default: []].append(contentsOf: type.inherits) }
         self.init(path: file.path, language: file.language, referencedNames: names, definedFunctions: functions,
                   declaredTypes: types, imports: file.imports)
+        for position in Array(names.values) + Array(functions.values) where lineText[position.line] == nil {
+            let text = file.line(position.line)
+            lineText[position.line] = String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        }
     }
 }
