@@ -25,21 +25,32 @@ struct FileAnalysis: Sendable {
     let cache: ResultCache?
     let budget: Double
     let loader = Loader()
+    /// Stack of each analysis thread: address space only, pages are committed as used.
+    static let workerStackSize = 256 * 1024 * 1024
 
     func run(_ files: [DiscoveredFile], jobs: Int, progress: (@Sendable (ScanProgress) -> Void)?) -> [FileOutcome] {
         let results = OutcomeStore(count: files.count)
         let workers = max(1, min(jobs, files.count))
         let next = AtomicCounter()
         let done = AtomicCounter()
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while true {
-                let index = next.increment() - 1
-                guard index < files.count else { return }
-                results.set(index, analyze(files[index]))
-                let finished = done.increment()
-                progress?(ScanProgress(phase: .analyzing, done: finished, total: files.count))
+        let finished = DispatchGroup()
+        for _ in 0..<workers {
+            finished.enter()
+            // Parsers recurse; dispatch's worker threads have 512 KB stacks. Our own threads get plenty.
+            let thread = Thread {
+                while true {
+                    let index = next.increment() - 1
+                    guard index < files.count else { break }
+                    results.set(index, analyze(files[index]))
+                    let count = done.increment()
+                    progress?(ScanProgress(phase: .analyzing, done: count, total: files.count))
+                }
+                finished.leave()
             }
+            thread.stackSize = Self.workerStackSize
+            thread.start()
         }
+        finished.wait()
         return results.values
     }
 

@@ -13,6 +13,7 @@ public enum FuzzEntryPoints {
         "plist": { data in _ = try? PropertyListParser.parse(data: data, path: "fuzz.plist") },
         "swift": { data in
             let source = String(decoding: data, as: UTF8.self)
+            guard SwiftFrontEnd.refusalReason(source: source) == nil else { return }
             let file = SwiftFrontEnd.parse(source: source, path: "fuzz.swift")
             _ = SourceSummary(file: file)
         },
@@ -70,6 +71,7 @@ public enum FuzzEntryPoints {
         "scan-file": { data in
             // The whole per-file pipeline on a Swift file: parse, every rule, summary.
             let source = String(decoding: data, as: UTF8.self)
+            guard SwiftFrontEnd.refusalReason(source: source) == nil else { return }
             let analyzer = Analyzer(rules: RuleRegistry.all)
             _ = analyzer.analyze(SwiftFrontEnd.parse(source: source, path: "fuzz.swift"))
         },

@@ -50,6 +50,9 @@ public struct Loader: Sendable {
                 return .failure(ScanError(path: file.path, message: "skipped: not UTF-8 text"))
             }
             if file.kind == .swift {
+                if let reason = SwiftFrontEnd.refusalReason(source: source) {
+                    return .failure(ScanError(path: file.path, message: reason))
+                }
                 return .success(.code(SwiftFrontEnd.parse(source: source, path: file.path)))
             }
             let language = SourceLanguage.of(fileName: file.url.lastPathComponent) ?? .objectiveC

@@ -154,3 +154,28 @@ struct SwiftFrontEndTests {
         #expect(file.position(ofOffset: call.range.start.offset) == call.range.start)
     }
 }
+
+/// Inputs that made SwiftSyntax overflow the stack or take exponential time.
+struct SwiftPathologicalInputTests {
+    @Test func longOperatorChainsStayFlat() {
+        let source = "let s = " + (0..<2000).map { "v\($0)" }.joined(separator: " + ") + "\n"
+        let file = SwiftFrontEnd.parse(source: source, path: "Long.swift")
+        var names = 0
+        file.forEachExpression { expression, _ in if case .identifier = expression.kind { names += 1 } }
+        #expect(names == 2000)
+    }
+
+    @Test func shortChainsAreStillFolded() {
+        let file = SwiftFrontEnd.parse(source: "let s = a + b * c\n", path: "Short.swift")
+        var operators: [String] = []
+        file.forEachExpression { expression, _ in if case .binary(let op, _, _) = expression.kind { operators.append(op) } }
+        #expect(operators == ["+", "*"])
+    }
+
+    @Test func deepBracketsAreRefusedBeforeParsing() {
+        let deep = "let b = " + String(repeating: "[", count: 30) + String(repeating: "]", count: 30)
+        #expect(SwiftFrontEnd.refusalReason(source: deep)?.contains("nested 30 deep") == true)
+        let ordinary = "let m: [[String: [Int]]] = [[\"a\": [1, 2]]] // [[[[[[[[[[[[[[[[[\nlet s = \"[[[[[[[[[[[[[[[[[[\""
+        #expect(SwiftFrontEnd.refusalReason(source: ordinary) == nil)
+    }
+}

@@ -1,11 +1,6 @@
 /// The rules of this group, in id order. Add a new rule's type here.
 public enum PlatformRules {
     public static let all: [any Rule.Type] = [UIWebViewRule.self,
-                                              EntitlementsInventoryRule.self, DebuggableReleaseRule.self, DevelopmentPushEnvironmentRule.self,
-                                              UniversalLinksWithoutHandlerRule.self, UniversalLinkHandlerWithoutDomainsRule.self,
-                                              URLSchemeInventoryRule.self, URLSchemeWithoutHandlerRule.self, DeprecatedURLHandlerRule.self,
-                                              GenericURLSchemeRule.self, InterfaceBuilderUIWebViewRule.self,
-                                              InterfaceBuilderWKWebViewInventoryRule.self, InsecureSecretTextFieldRule.self,
                                               WebViewFileAccessRule.self, WebViewBroadReadAccessRule.self,
                                               WebViewHTMLFileBaseURLRule.self, WebViewJavaScriptWindowsRule.self,
                                               WebViewJavaScriptLocalContentRule.self, WebViewInspectableRule.self,
@@ -13,5 +8,10 @@ public enum PlatformRules {
                                               JavaScriptBridgeInventoryRule.self, ScriptMessageOriginRule.self,
                                               JavaScriptInjectionRule.self,
                                               JavaScriptInjectionDataflowRule.self, WebViewUntrustedURLRule.self,
-                                              URLSchemeSensitiveActionRule.self, UntrustedURLOpenRule.self]
+                                              URLSchemeSensitiveActionRule.self, UntrustedURLOpenRule.self,
+                                              EntitlementsInventoryRule.self, DebuggableReleaseRule.self, DevelopmentPushEnvironmentRule.self,
+                                              UniversalLinksWithoutHandlerRule.self, UniversalLinkHandlerWithoutDomainsRule.self,
+                                              URLSchemeInventoryRule.self, URLSchemeWithoutHandlerRule.self, DeprecatedURLHandlerRule.self,
+                                              GenericURLSchemeRule.self, InterfaceBuilderUIWebViewRule.self,
+                                              InterfaceBuilderWKWebViewInventoryRule.self, InsecureSecretTextFieldRule.self]
 }

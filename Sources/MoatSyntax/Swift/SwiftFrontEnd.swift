@@ -7,8 +7,7 @@ internal import SwiftOperators
 public enum SwiftFrontEnd {
     public static func parse(source: String, path: String) -> CodeFile {
         let tree = Parser.parse(source: source)
-        let folded = OperatorTable.standardOperators.foldAll(tree) { _ in }
-        let file = folded.as(SourceFileSyntax.self) ?? tree
+        let file = BoundedOperatorFolder(viewMode: .sourceAccurate).rewrite(tree).as(SourceFileSyntax.self) ?? tree
         var lowering = SwiftLowering(source: source)
         let (declarations, statements) = lowering.lowerItems(file.statements)
         let collector = SwiftTypeAndCommentCollector(lines: lowering.lines)
@@ -17,6 +16,22 @@ public enum SwiftFrontEnd {
                         statements: statements, comments: collector.comments,
                         typeReferences: collector.typeReferences, imports: collector.imports,
                         diagnostics: tree.hasError ? ["the Swift parser recovered from syntax errors"] : [])
+    }
+}
+
+/// Folds operator sequences into trees, except sequences longer than `maximumElements`: folding
+/// `v0 + v1 + ... + v1999` makes a tree 2,000 levels deep, and SwiftSyntax's own recursive traversals
+/// overflow the stack on it (found by the dataflow work). Long sequences stay flat and are lowered as a
+/// flat list of their operands.
+final class BoundedOperatorFolder: SyntaxRewriter {
+    static let maximumElements = 257
+
+    override func visit(_ node: SequenceExprSyntax) -> ExprSyntax {
+        let visited = super.visit(node)
+        guard let sequence = visited.as(SequenceExprSyntax.self), sequence.elements.count <= Self.maximumElements else {
+            return visited
+        }
+        return OperatorTable.standardOperators.foldSingle(sequence) { _ in }
     }
 }
 
@@ -589,6 +604,11 @@ struct SwiftLowering {
             return make(.closure(parameters: [], body: Block(statements: [statement], range: exprRange)))
         }
         if let node = expr.as(KeyPathExprSyntax.self) { return make(.typeValue(node.trimmedDescription)) }
+        if let node = expr.as(SequenceExprSyntax.self) {
+            // Too long to fold (see BoundedOperatorFolder): keep the operands, flat.
+            let operands = node.elements.filter { !$0.is(BinaryOperatorExprSyntax.self) && !$0.is(AssignmentExprSyntax.self) }
+            return make(.tuple(operands.map { Argument(label: nil, value: lowerExpression($0)) }))
+        }
         return make(.unknown(expr.trimmedDescription))
     }
 
@@ -616,5 +636,65 @@ extension SwiftFrontEnd {
     public static func parseOnly(source: String) -> Int {
         let tree = Parser.parse(source: source)
         return tree.totalLength.utf8Length
+    }
+}
+
+extension SwiftFrontEnd {
+    /// Deepest `[` nesting accepted. SwiftParser takes time exponential in the nesting depth of square
+    /// brackets (`[[[[1]]]]`: each level is tried as an array type and as an array literal): 18 levels
+    /// take about a second, 22 about fifteen (mixed `[(` grows faster), so a hostile file could stall a
+    /// scan. Real code stays far below this.
+    public static let maximumBracketNesting = 12
+
+    /// Why a source file must not be handed to the parser, or nil. A cheap scan that skips comments and
+    /// string literals.
+    public static func refusalReason(source: String) -> String? {
+        var depth = 0
+        var deepest = 0
+        var iterator = source.utf8.makeIterator()
+        var pending: UInt8?
+        func next() -> UInt8? {
+            if let byte = pending {
+                pending = nil
+                return byte
+            }
+            return iterator.next()
+        }
+        while let byte = next() {
+            switch byte {
+            case UInt8(ascii: "/"):
+                guard let following = next() else { break }
+                if following == UInt8(ascii: "/") {
+                    while let skipped = next(), skipped != UInt8(ascii: "\n") {}
+                } else if following == UInt8(ascii: "*") {
+                    var level = 1
+                    var last: UInt8 = 0
+                    while level > 0, let skipped = next() {
+                        if last == UInt8(ascii: "/") && skipped == UInt8(ascii: "*") { level += 1; last = 0; continue }
+                        if last == UInt8(ascii: "*") && skipped == UInt8(ascii: "/") { level -= 1; last = 0; continue }
+                        last = skipped
+                    }
+                } else {
+                    pending = following
+                }
+            case UInt8(ascii: "\""):
+                // Skip to the closing quote on the same line (multi-line literals end at a later quote).
+                var escaped = false
+                while let skipped = next() {
+                    if escaped { escaped = false; continue }
+                    if skipped == UInt8(ascii: "\\") { escaped = true; continue }
+                    if skipped == UInt8(ascii: "\"") { break }
+                }
+            case UInt8(ascii: "["):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"):
+                depth = max(0, depth - 1)
+            default:
+                break
+            }
+        }
+        guard deepest > maximumBracketNesting else { return nil }
+        return "skipped: square brackets nested \(deepest) deep (limit \(maximumBracketNesting)); the Swift parser takes exponential time on such input"
     }
 }
