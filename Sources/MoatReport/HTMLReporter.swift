@@ -169,13 +169,20 @@ private struct Page {
     mutating func attackSurface() {
         out += "<section id=\"attack-surface\">\n<h2>Attack surface</h2>\n"
         let groups = ReportSupport.byRule(inventory)
-        if groups.isEmpty {
+        if let surface = result.surface, !surface.isEmpty {
+            out += "<p>Where data enters the app: \(e(SurfaceReport.summaryLine(surface)))</p>\n"
+            out += SurfaceReport.html(surface)
+            if !groups.isEmpty {
+                out += "<h3>Inventory findings</h3>\n"
+            }
+        } else if groups.isEmpty {
             out += "<p class=\"empty\">No entry points were inventoried (URL schemes, universal links, extensions, exported services…).</p>\n"
         }
         for group in groups {
             guard let first = group.findings.first else { continue }
             let rule = ReportSupport.rule(for: first, in: result)
-            out += "<details class=\"surface\" open><summary><strong>\(e(rule.title))</strong> <span class=\"rule-id\">\(e(rule.id))</span> <span class=\"count\">\(group.findings.count)</span></summary>\n<ul>\n"
+            let open = result.surface?.isEmpty ?? true ? " open" : ""
+            out += "<details class=\"surface\"\(open)><summary><strong>\(e(rule.title))</strong> <span class=\"rule-id\">\(e(rule.id))</span> <span class=\"count\">\(group.findings.count)</span></summary>\n<ul>\n"
             for finding in group.findings {
                 out += "<li>\(e(finding.message)) <code class=\"where\">\(e(ReportSupport.place(finding.location)))</code></li>\n"
             }
@@ -343,6 +350,7 @@ private struct Page {
     .controls fieldset{border:0;margin:0;padding:0;display:flex;gap:8px}.controls legend{float:left;margin-right:6px;font-weight:600}
     .search input{padding:4px 8px;border:1px solid var(--line);border-radius:4px;min-width:240px}
     .question{border-left:4px solid var(--line);padding:2px 12px;margin:10px 0}.question.yes{border-left-color:var(--medium)}.question .answer{font-size:13px;color:var(--muted)}
+    .surface-table{width:100%;border-collapse:collapse;margin:6px 0 12px;font-size:14px}.surface-table th,.surface-table td{border-top:1px solid var(--line);padding:4px 6px;text-align:left;vertical-align:top}.surface-table .notes{margin:4px 0;padding-left:18px}.detail{color:var(--muted)}
     .empty{color:var(--muted)}footer{margin-top:40px;color:var(--muted);font-size:13px}
     [hidden]{display:none!important}
     @media print{.controls{display:none}details{display:block}.rule>summary{list-style:none}}

@@ -58,6 +58,7 @@ public struct SARIFReporter: Reporter {
         var runProperties: JSONValue = ["filesScanned": .int(result.filesScanned)]
         if let name = result.appName { runProperties["appName"] = .string(name) }
         if let bundle = result.bundleIdentifier { runProperties["bundleIdentifier"] = .string(bundle) }
+        if let surface = result.surface { runProperties["attackSurface"] = SurfaceReport.jsonValue(surface) }
         if let baseline = result.baseline {
             runProperties["baseline"] = ["unchanged": .int(baseline.unchanged.count), "absent": .int(baseline.absent.count),
                                          "new": .int(result.findings.count)]

@@ -46,6 +46,9 @@ public struct TextReporter: Reporter {
             out += "\n" + paint.bold("Could not analyze:") + "\n"
             for error in result.errors { out += "  \(error.path): \(error.message)\n" }
         }
+        if let surface = result.surface, !surface.isEmpty {
+            out += "\n" + paint.bold("Attack surface:") + " " + SurfaceReport.summaryLine(surface) + " See `moat surface` for each entry.\n"
+        }
         let counts = result.countsBySeverity()
         let parts = Severity.allCases.reversed().compactMap { severity -> String? in
             guard let count = counts[severity], count > 0 else { return nil }

@@ -1,5 +1,6 @@
 import Foundation
 import MoatCore
+import MoatRules
 
 /// Everything a scan produced, handed whole to every reporter.
 public struct ScanResult: Sendable {
@@ -25,6 +26,9 @@ public struct ScanResult: Sendable {
     /// Set by `moat diff`: the change that was reviewed and the threat-model answers for it. `findings`
     /// then holds only findings on changed lines.
     public var changeReview: ChangeReview?
+    /// Where data enters the app (set by `Scanner.scan`): the declared and coded entry points, annotated
+    /// with the scan's findings. Reporters show it as the attack-surface section; `moat surface` prints it.
+    public var surface: AttackSurface?
 
     public init(roots: [String], findings: [Finding], errors: [ScanError], rules: [RuleDescription],
                 filesScanned: Int, appName: String? = nil, bundleIdentifier: String? = nil) {

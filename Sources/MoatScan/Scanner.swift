@@ -96,6 +96,8 @@ public enum Scanner {
             enabledRuleIds: Set(rules.map { $0.description.id }),
             testPaths: Set(files.filter(\.isTestCode).map(\.path)))
         var findings = postProcessor.process(raw, suppressions: suppressions)
+        // The attack surface, annotated with every active finding (before the baseline hides known ones).
+        let surface = app.surface(findings: findings, rulesThatRan: Set(rules.map { $0.description.id }))
         // Then the baseline: what it records is left out, and what it records that is gone is listed.
         var baselineComparison: BaselineComparison?
         if let baseline = options.baseline {
@@ -110,6 +112,7 @@ public enum Scanner {
                                 rules: rules.map { $0.description }.sorted { $0.id < $1.id },
                                 filesScanned: files.count, appName: identity.name, bundleIdentifier: identity.bundleId)
         result.baseline = baselineComparison
+        result.surface = surface
         result.startTime = startTime
         result.endTime = Date()
         return (result, configuration)

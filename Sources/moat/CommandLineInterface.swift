@@ -19,6 +19,8 @@ enum CommandLineInterface {
       baseline [PATH ...]  Record today's findings so later scans report only new ones.
       diff --base REV [PATH]
                            Review a change: findings on changed lines and the threat-model questions.
+      surface [PATH ...]   List where data enters the app: URL schemes, universal links, documents,
+                           extensions, web views, decoders, endpoints, pasteboard, push, other IPC.
       rules                List the rule catalogue.
       explain RULE         Show a rule's rationale, fix, references and examples.
       help [COMMAND]       Show help for a command.
@@ -58,6 +60,26 @@ enum CommandLineInterface {
       --no-cache             Neither read nor write the cache
     """
 
+    static let surfaceUsage = """
+    Usage: moat surface [PATH ...] [options]
+
+    Lists the attack surface: every place data enters the app, with where it is declared or used, the
+    code that handles it, its risk in one sentence, and the findings of the scan about it. Sections:
+    URL schemes and their handlers, universal links and associated domains, document types and UTIs,
+    file imports, app extensions, app groups and keychain groups, web views and JavaScript bridges,
+    deserialization, network endpoints (pinning, ATS exceptions), pasteboard, push notifications and
+    other IPC (share sheet, Handoff, App Intents, Bonjour, Multipeer, Bluetooth, NFC).
+
+    Options:
+      --format FORMAT        \(SurfaceFormat.allCases.map(\.rawValue).joined(separator: ", ")) (default: text)
+      --output FILE, -o FILE Write the inventory to FILE instead of standard output
+      --source-link-base URL Link Markdown locations to URL/PATH#LLINE
+      --no-color             Never colour the text format
+    \(commonOptionsUsage)
+
+    Exit codes: 0 when the inventory was written (findings do not change it), 2 on usage or tool error.
+    """
+
     static let rulesUsage = """
     Usage: moat rules [--format text|json|markdown]
     """
@@ -77,6 +99,7 @@ enum CommandLineInterface {
             case "scan": return try scan(rest)
             case "baseline": return try baseline(rest)
             case "diff": return try diff(rest)
+            case "surface": return try surface(rest)
             case "rules": return try rules(rest)
             case "explain": return try explain(rest)
             case "help", "--help", "-h": return help(rest)
@@ -92,6 +115,7 @@ enum CommandLineInterface {
             case "scan": printError(scanUsage + "\n")
             case "baseline": printError(baselineUsage + "\n")
             case "diff": printError(diffUsage + "\n")
+            case "surface": printError(surfaceUsage + "\n")
             case "rules": printError(rulesUsage + "\n")
             case "explain": printError(explainUsage + "\n")
             default: printError(usage + "\n")
@@ -111,6 +135,7 @@ enum CommandLineInterface {
         case "scan": print(scanUsage)
         case "baseline": print(baselineUsage)
         case "diff": print(diffUsage)
+        case "surface": print(surfaceUsage)
         case "rules": print(rulesUsage)
         case "explain": print(explainUsage)
         case nil: print(usage)
@@ -164,6 +189,47 @@ enum CommandLineInterface {
                                           sourceLinkBase: linkBase)
         try write(format.reporter.render(result, options: reportOptions), to: output)
         return result.findings(atOrAbove: threshold).isEmpty ? 0 : 1
+    }
+
+    // MARK: surface
+
+    static func surface(_ arguments: [String]) throws -> Int32 {
+        var parser = ArgumentParser(arguments, command: "surface")
+        var common = CommonScanArguments(command: "surface")
+        var paths: [String] = []
+        var format = SurfaceFormat.text
+        var output: String?
+        var noColor = false
+        var linkBase: String?
+        while let argument = parser.next() {
+            if try common.accept(argument, &parser) { continue }
+            switch argument {
+            case "--format", "-f":
+                let value = try parser.value(for: argument)
+                guard let parsed = SurfaceFormat(rawValue: value.lowercased()) else {
+                    throw UsageError(message: "unknown format '\(value)' for --format (expected \(SurfaceFormat.allCases.map(\.rawValue).joined(separator: ", ")))", command: "surface")
+                }
+                format = parsed
+            case "--output", "-o": output = try parser.value(for: argument)
+            case "--no-color": noColor = true
+            case "--source-link-base": linkBase = try parser.value(for: argument)
+            default:
+                if argument.hasPrefix("-") && argument != "-" {
+                    throw UsageError(message: "unknown option '\(argument)'", command: "surface")
+                }
+                paths.append(argument)
+            }
+        }
+        var options = try common.scanOptions(paths: paths)
+        let progress = ProgressDisplay.start(if: format == .text)
+        options.progress = progress?.callback
+        let (result, _) = try Scanner.scan(options)
+        progress?.finish()
+        let useColor = !noColor && output == nil && format == .text && isatty(STDOUT_FILENO) != 0
+            && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let reportOptions = ReportOptions(color: useColor, sourceLinkBase: linkBase)
+        try write(SurfaceReport.render(result, format: format, options: reportOptions), to: output)
+        return 0
     }
 
     static func parseFormat(_ value: String, command: String) throws -> ReportFormat {

@@ -2,162 +2,212 @@ import MoatCore
 import MoatFormats
 import MoatSyntax
 
-/// The app's attack surface as its configuration declares it: what a `moat surface` command prints.
-/// Every entry names the unit (target) it belongs to and where it is declared.
+/// Where data enters the app: what `moat surface` prints and every report summarises. Built from the
+/// configuration (Info.plists, entitlements, Xcode targets, storyboards), from per-file code facts
+/// (`SourceSummary`), and — when a scan ran — annotated with the findings about each entry.
+///
+/// Every entry names the unit (target) it belongs to, where it is declared or used, the code that
+/// handles it when there is one, and its risk in one sentence.
 public struct AttackSurface: Codable, Sendable {
-    public struct Entry: Codable, Sendable, Hashable {
-        /// Target name, or "App" for loose files.
-        public var unit: String
-        /// The scheme, domain, group, key...
-        public var value: String
-        /// Extra facts: the purpose string, the handlers, the exception's settings...
-        public var detail: String?
+    /// Code that receives what an entry lets in.
+    public struct Handler: Codable, Sendable, Hashable {
+        /// `application(_:open:options:)`, `ShareViewController: NSExtensionRequestHandling`...
+        public var name: String
         public var location: Location
 
-        public init(unit: String, value: String, detail: String? = nil, location: Location) {
-            self.unit = unit
-            self.value = value
-            self.detail = detail
+        public init(name: String, location: Location) {
+            self.name = name
             self.location = location
         }
     }
 
-    /// Custom URL schemes (`CFBundleURLTypes`), with the code that receives them in `detail`.
+    /// A finding about an entry (or its handler): the validation the scan did or did not see.
+    public struct Note: Codable, Sendable, Hashable {
+        public var ruleId: String
+        public var severity: Severity
+        public var message: String
+        public var location: Location
+
+        public init(ruleId: String, severity: Severity, message: String, location: Location) {
+            self.ruleId = ruleId
+            self.severity = severity
+            self.message = message
+            self.location = location
+        }
+
+        public init(_ finding: Finding) {
+            self.init(ruleId: finding.ruleId, severity: finding.severity, message: finding.message, location: finding.location)
+        }
+    }
+
+    public struct Entry: Codable, Sendable, Hashable {
+        /// Target name; "" for code and documents no app or extension target claims.
+        public var unit: String
+        /// The scheme, domain, group, host, API, extension point...
+        public var value: String
+        /// A sub-kind within the section (`read`/`write` for the pasteboard, `Share extension`, `exported UTI`,
+        /// `code`/`Interface Builder` for web views...).
+        public var kind: String?
+        /// Extra facts: the purpose string, the handlers, the exception's settings...
+        public var detail: String?
+        /// Where it is declared or first used (file:line, with the key path for property lists and build settings).
+        public var location: Location
+        public var handlers: [Handler]
+        /// The risk in one sentence, where one applies.
+        public var risk: String?
+        /// Machine-readable facts, per section (documented in Docs/formats.md): `validation`, `pinned`, `ats`...
+        public var attributes: [String: String]
+        /// Findings of the scan about this entry or its handlers.
+        public var notes: [Note]
+        /// Further places (other uses of the same host, say).
+        public var alsoAt: [Location]
+
+        public init(unit: String, value: String, kind: String? = nil, detail: String? = nil, location: Location,
+                    handlers: [Handler] = [], risk: String? = nil, attributes: [String: String] = [:]) {
+            self.unit = unit
+            self.value = value
+            self.kind = kind
+            self.detail = detail
+            self.location = location
+            self.handlers = handlers
+            self.risk = risk
+            self.attributes = attributes
+            self.notes = []
+            self.alsoAt = []
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case unit, value, kind, detail, location, handlers, risk, attributes, notes, alsoAt
+        }
+
+        /// Every key is always written (null when absent), so the JSON shape does not depend on the app.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(unit, forKey: .unit)
+            try container.encode(value, forKey: .value)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(detail, forKey: .detail)
+            try container.encode(location, forKey: .location)
+            try container.encode(handlers, forKey: .handlers)
+            try container.encode(risk, forKey: .risk)
+            try container.encode(attributes, forKey: .attributes)
+            try container.encode(notes, forKey: .notes)
+            try container.encode(alsoAt, forKey: .alsoAt)
+        }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            unit = try container.decodeIfPresent(String.self, forKey: .unit) ?? ""
+            value = try container.decode(String.self, forKey: .value)
+            kind = try container.decodeIfPresent(String.self, forKey: .kind)
+            detail = try container.decodeIfPresent(String.self, forKey: .detail)
+            location = try container.decode(Location.self, forKey: .location)
+            handlers = try container.decodeIfPresent([Handler].self, forKey: .handlers) ?? []
+            risk = try container.decodeIfPresent(String.self, forKey: .risk)
+            attributes = try container.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:]
+            notes = try container.decodeIfPresent([Note].self, forKey: .notes) ?? []
+            alsoAt = try container.decodeIfPresent([Location].self, forKey: .alsoAt) ?? []
+        }
+    }
+
+    /// Custom URL schemes (`CFBundleURLTypes`), with the code that receives them and whether it validates.
     public var urlSchemes: [Entry] = []
-    /// Schemes queried with `canOpenURL` (`LSApplicationQueriesSchemes`).
-    public var queriedSchemes: [Entry] = []
+    /// `service:domain` entries of the associated domains entitlement (universal links and friends).
+    public var associatedDomains: [Entry] = []
     /// Code that receives URLs: scheme handlers and universal link handlers.
     public var urlHandlers: [Entry] = []
-    /// `service:domain` entries of the associated domains entitlement.
-    public var associatedDomains: [Entry] = []
+    /// Schemes queried with `canOpenURL` (`LSApplicationQueriesSchemes`).
+    public var queriedSchemes: [Entry] = []
+    /// `CFBundleDocumentTypes`, imported and exported UTIs, `LSSupportsOpeningDocumentsInPlace`,
+    /// `UIFileSharingEnabled`, `UISupportsDocumentBrowser`.
+    public var documentTypes: [Entry] = []
+    /// Where files come in: document pickers, `fileImporter`, item providers, drops, URL handlers that
+    /// receive documents, Multipeer resources.
+    public var fileImports: [Entry] = []
+    /// App extensions (`NSExtension` points, extension targets).
+    public var extensions: [Entry] = []
     public var appGroups: [Entry] = []
     public var keychainAccessGroups: [Entry] = []
-    /// Other entitlements (capabilities).
-    public var capabilities: [Entry] = []
-    /// Privacy usage descriptions, with the purpose string in `detail`.
-    public var usageDescriptions: [Entry] = []
+    /// Web views: in code (per file and class) and in storyboards and xibs.
+    public var webViews: [Entry] = []
+    /// Native code callable from JavaScript (script message handlers, JSContext objects, JSExport).
+    public var javaScriptBridges: [Entry] = []
+    /// Calls that decode data into objects or values, and `NSCoding` adopters.
+    public var deserialization: [Entry] = []
+    /// Hosts of `http`/`https` URL literals in code, with whether they are pinned and their ATS exception.
+    public var networkEndpoints: [Entry] = []
     /// ATS global relaxations (`NSAllowsArbitraryLoads`...) and exception domains with their settings.
     public var transportSecurityExceptions: [Entry] = []
     /// `NSPinnedDomains`.
     public var pinnedDomains: [Entry] = []
-    /// Web views placed in storyboards and xibs (`UIWebView` or `WKWebView`).
-    public var interfaceBuilderWebViews: [Entry] = []
+    /// Reads and writes of the pasteboard.
+    public var pasteboard: [Entry] = []
+    /// Remote and local notification handlers, notification extensions, the push entitlement.
+    public var pushNotifications: [Entry] = []
+    /// Share sheet, user activities and Handoff, App Intents and Siri, Bonjour and local network, Multipeer,
+    /// Bluetooth, NFC, Watch connectivity.
+    public var otherIPC: [Entry] = []
+    /// Other entitlements (capabilities), with the exposure each brings.
+    public var capabilities: [Entry] = []
+    /// Privacy usage descriptions, with the purpose string in `detail`.
+    public var usageDescriptions: [Entry] = []
 
     public init() {}
+
+    /// Web views placed in storyboards and xibs.
+    public var interfaceBuilderWebViews: [Entry] { webViews.filter { $0.kind == "Interface Builder" } }
+
+    /// One section: its JSON key, its title for people, and its entries.
+    public struct Section: Sendable {
+        public var key: String
+        public var title: String
+        public var entries: [Entry]
+    }
+
+    /// Every section in the order reports show them.
+    public var sections: [Section] {
+        [
+            Section(key: "urlSchemes", title: "URL schemes", entries: urlSchemes),
+            Section(key: "associatedDomains", title: "Universal links and associated domains", entries: associatedDomains),
+            Section(key: "urlHandlers", title: "Code that receives URLs", entries: urlHandlers),
+            Section(key: "queriedSchemes", title: "Queried URL schemes", entries: queriedSchemes),
+            Section(key: "documentTypes", title: "Document types and UTIs", entries: documentTypes),
+            Section(key: "fileImports", title: "File imports", entries: fileImports),
+            Section(key: "extensions", title: "App extensions", entries: extensions),
+            Section(key: "appGroups", title: "App groups", entries: appGroups),
+            Section(key: "keychainAccessGroups", title: "Keychain access groups", entries: keychainAccessGroups),
+            Section(key: "webViews", title: "Web views", entries: webViews),
+            Section(key: "javaScriptBridges", title: "JavaScript bridges", entries: javaScriptBridges),
+            Section(key: "deserialization", title: "Deserialization", entries: deserialization),
+            Section(key: "networkEndpoints", title: "Network endpoints", entries: networkEndpoints),
+            Section(key: "transportSecurityExceptions", title: "App Transport Security exceptions", entries: transportSecurityExceptions),
+            Section(key: "pinnedDomains", title: "Pinned domains", entries: pinnedDomains),
+            Section(key: "pasteboard", title: "Pasteboard", entries: pasteboard),
+            Section(key: "pushNotifications", title: "Push notifications", entries: pushNotifications),
+            Section(key: "otherIPC", title: "Other IPC", entries: otherIPC),
+            Section(key: "capabilities", title: "Other capabilities", entries: capabilities),
+            Section(key: "usageDescriptions", title: "Privacy permissions", entries: usageDescriptions),
+        ]
+    }
+
+    /// Entries in all sections.
+    public var count: Int { sections.reduce(0) { $0 + $1.entries.count } }
+    public var isEmpty: Bool { count == 0 }
 }
 
 extension AppModel {
-    /// The declared attack surface of every unit.
-    public var surface: AttackSurface {
-        var surface = AttackSurface()
-        var seen = Set<String>()
-        func add(_ path: WritableKeyPath<AttackSurface, [AttackSurface.Entry]>, _ entry: AttackSurface.Entry) {
-            let key = "\(path.hashValue)|\(entry.unit)|\(entry.value)|\(entry.location.path)|\(entry.location.line)|\(entry.location.keyPath ?? "")"
-            if seen.insert(key).inserted { surface[keyPath: path].append(entry) }
-        }
-        func plistLocation(_ plist: PropertyListDocument, _ node: PlistNode) -> Location {
-            Location(path: plist.path, line: plist.line(of: node), column: 1, keyPath: node.keyPath)
-        }
-        for unit in units {
-            let code = reachableSources(for: unit)
-            let handlers = code.urlSchemeEntryPoints()
-            for handler in handlers + code.universalLinkEntryPoints() {
-                add(\.urlHandlers, .init(unit: unit.name, value: handler.name, detail: handler.isDeprecated ? "deprecated" : nil,
-                                         location: handler.match.location))
-            }
-            for plist in unit.infoPlists {
-                for declared in DeclaredURLScheme.all(in: plist) {
-                    let detail = handlers.isEmpty ? "no handler found" : "handled by " + handlers.map(\.name).joined(separator: ", ")
-                    add(\.urlSchemes, .init(unit: unit.name, value: declared.scheme, detail: detail, location: plistLocation(plist, declared.node)))
-                }
-                for node in plist.root["LSApplicationQueriesSchemes"]?.array ?? [] {
-                    guard let scheme = node.string else { continue }
-                    add(\.queriedSchemes, .init(unit: unit.name, value: scheme, location: plistLocation(plist, node)))
-                }
-                if let ats = ATSView(plist: plist) {
-                    for (key, node) in ats.globalRelaxations {
-                        add(\.transportSecurityExceptions, .init(unit: unit.name, value: key, detail: "all domains", location: plistLocation(plist, node)))
-                    }
-                    for (domain, settings, summary) in ats.exceptions {
-                        add(\.transportSecurityExceptions, .init(unit: unit.name, value: domain, detail: summary, location: plistLocation(plist, settings)))
-                    }
-                    for (domain, settings, summary) in ats.pins {
-                        add(\.pinnedDomains, .init(unit: unit.name, value: domain, detail: summary, location: plistLocation(plist, settings)))
-                    }
-                }
-            }
-            for key in unit.infoKeys where PermissionTable.isUsageKey(key) {
-                guard let value = unit.infoValues(forKey: key).first else { continue }
-                add(\.usageDescriptions, .init(unit: unit.name, value: key, detail: value.string, location: value.location))
-            }
-            for plist in unit.entitlementsDocuments {
-                let entitlements = Entitlements(document: plist)
-                for domain in entitlements.associatedDomains {
-                    add(\.associatedDomains, .init(unit: unit.name, value: "\(domain.service):\(domain.domain)", detail: domain.mode.map { "mode=\($0)" },
-                                                   location: plistLocation(plist, domain.node)))
-                }
-                for entry in entitlements.entries {
-                    switch entry.key {
-                    case Entitlements.applicationGroupsKey:
-                        for node in entry.value.array ?? [] {
-                            if let group = node.string { add(\.appGroups, .init(unit: unit.name, value: group, location: plistLocation(plist, node))) }
-                        }
-                    case Entitlements.keychainAccessGroupsKey:
-                        for node in entry.value.array ?? [] {
-                            if let group = node.string {
-                                add(\.keychainAccessGroups, .init(unit: unit.name, value: group, location: plistLocation(plist, node)))
-                            }
-                        }
-                    case Entitlements.associatedDomainsKey:
-                        break
-                    default:
-                        let values = entry.value.strings
-                        add(\.capabilities, .init(unit: unit.name, value: entry.key, detail: values.isEmpty ? nil : values.joined(separator: ", "),
-                                                  location: plistLocation(plist, entry.value)))
-                    }
-                }
-            }
-        }
-        for document in interfaceBuilderDocuments where document.isCocoaTouch {
-            for (kind, objects) in [("UIWebView", document.webViews), ("WKWebView", document.wkWebViews)] {
-                for object in objects {
-                    add(\.interfaceBuilderWebViews, .init(unit: "", value: kind, detail: object.controller,
-                                                          location: Location(path: document.path, line: object.line, column: object.column)))
-                }
-            }
-        }
-        return surface
-    }
-}
+    /// The attack surface from the configuration and the code alone.
+    public var surface: AttackSurface { surface(findings: nil) }
 
-/// A summary of an Info.plist's App Transport Security settings, for the surface.
-struct ATSView {
-    var globalRelaxations: [(String, PlistNode)] = []
-    var exceptions: [(String, PlistNode, String)] = []
-    var pins: [(String, PlistNode, String)] = []
-
-    init?(plist: PropertyListDocument) {
-        guard let ats = plist.root["NSAppTransportSecurity"] else { return nil }
-        for key in ["NSAllowsArbitraryLoads", "NSAllowsArbitraryLoadsInWebContent", "NSAllowsArbitraryLoadsForMedia", "NSAllowsLocalNetworking"] {
-            if let node = ats[key], node.bool == true { globalRelaxations.append((key, node)) }
+    /// The attack surface, annotated with a scan's findings when given: notes on each entry, bridges from
+    /// the JavaScript bridge inventory, whether URL handlers validate. `rulesThatRan` (rule ids) lets an
+    /// entry say "not checked" rather than "nothing found" when a rule was left out.
+    public func surface(findings: [Finding]?, rulesThatRan: Set<String>? = nil) -> AttackSurface {
+        var builder = SurfaceBuilder(app: self)
+        builder.build()
+        if let findings {
+            builder.annotate(findings.filter { $0.suppression == nil && !$0.isTestCode }, rulesThatRan: rulesThatRan)
         }
-        for entry in ats["NSExceptionDomains"]?.entries ?? [] {
-            let settings = (entry.value.entries ?? []).map { setting -> String in
-                let value: String
-                switch setting.value.value {
-                case .bool(let flag): value = flag ? "YES" : "NO"
-                case .string(let text): value = text
-                default: value = "…"
-                }
-                return "\(setting.key)=\(value)"
-            }
-            exceptions.append((entry.key, entry.value, settings.joined(separator: ", ")))
-        }
-        for entry in ats["NSPinnedDomains"]?.entries ?? [] {
-            let leaf = entry.value["NSPinnedLeafIdentities"]?.array?.count ?? 0
-            let ca = entry.value["NSPinnedCAIdentities"]?.array?.count ?? 0
-            let subdomains = entry.value["NSIncludesSubdomains"]?.bool == true ? ", subdomains" : ""
-            pins.append((entry.key, entry.value, "\(leaf) leaf, \(ca) CA\(subdomains)"))
-        }
+        return builder.finish()
     }
 }

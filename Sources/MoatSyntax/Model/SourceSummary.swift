@@ -15,6 +15,9 @@ public struct SourceSummary: Sendable, Codable {
     /// The text (trimmed) of each line where a recorded name first appears or a function is defined, so
     /// app-level findings can show the line they point at.
     public var lineText: [Int: String] = [:]
+    /// Where outside data may enter (URL literals, decoding calls, pasteboard reads and writes, adopted
+    /// protocols), for the attack-surface inventory; at most `SurfaceFact.limit`.
+    public var surfaceFacts: [SurfaceFact] = []
 
     public init(path: String, language: SourceLanguage, referencedNames: [String: SourcePosition],
                 definedFunctions: [String: SourcePosition], declaredTypes: [String: [String]], imports: [String]) {
@@ -33,7 +36,10 @@ public struct SourceSummary: Sendable, Codable {
             names[name] = position
         }
         for reference in file.typeReferences { note(reference.name, reference.range.start) }
-        file.forEachExpression { expression, _ in
+        var surface = SurfaceFactCollector()
+        file.walk { node, _ in
+            surface.visit(node, file: file)
+            guard case .expression(let expression) = node else { return }
             switch expression.kind {
             case .identifier(let name): note(name, expression.range.start)
             case .member(_, let name): note(name, expression.range.start)
@@ -53,6 +59,7 @@ public struct SourceSummary: Sendable, Codable {
         for type in file.allTypes { types[type.name, default: []].append(contentsOf: type.inherits) }
         self.init(path: file.path, language: file.language, referencedNames: names, definedFunctions: functions,
                   declaredTypes: types, imports: file.imports)
+        surfaceFacts = surface.facts
         for position in Array(names.values) + Array(functions.values) where lineText[position.line] == nil {
             let text = file.line(position.line)
             lineText[position.line] = String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())

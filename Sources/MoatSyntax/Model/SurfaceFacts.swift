@@ -1,0 +1,250 @@
+/// A fact about where data may enter the app, kept per file for the attack-surface inventory (`moat
+/// surface`): the few things the summary's first-reference tables cannot say (each call site, the host of
+/// a URL literal, whether the pasteboard is read or written, which types adopt which protocol).
+public struct SurfaceFact: Sendable, Codable, Hashable {
+    public enum Kind: String, Sendable, Codable {
+        /// A string literal starting with `http://` or `https://`; `value` is `scheme://host[:port]` only
+        /// (paths and queries are dropped: they may carry tokens).
+        case urlLiteral
+        /// A call that decodes data into objects or values; `value` names the API
+        /// (`NSKeyedUnarchiver.unarchivedObject(ofClass:from:)`, `JSONDecoder.decode(_:from:)`).
+        case deserialization
+        /// The pasteboard read (`value`: the property or method, `UIPasteboard.general.string`).
+        case pasteboardRead
+        /// The pasteboard written.
+        case pasteboardWrite
+        /// A type adopting or inheriting one of `SurfaceFact.protocols`; `value` is `Type: Protocol`.
+        case conformance
+    }
+
+    public var kind: Kind
+    public var value: String
+    public var position: SourcePosition
+
+    public init(kind: Kind, value: String, position: SourcePosition) {
+        self.kind = kind
+        self.value = value
+        self.position = position
+    }
+
+    /// At most this many facts are kept per file (generated files can hold thousands of URLs).
+    public static let limit = 400
+
+    /// Protocols and superclasses whose adopters receive outside data or serve other processes.
+    public static let protocols: Set<String> = [
+        "NSCoding", "NSSecureCoding",
+        "AppIntent", "AppShortcutsProvider", "INExtension", "UNNotificationServiceExtension",
+        "UNNotificationContentExtension", "UNUserNotificationCenterDelegate", "PKPushRegistryDelegate",
+        "NSExtensionRequestHandling", "SLComposeServiceViewController", "NSFileProviderReplicatedExtension",
+        "NSFileProviderExtension", "QLPreviewingController", "UIActivityItemSource",
+        "WKScriptMessageHandler", "WKScriptMessageHandlerWithReply",
+        "MCSessionDelegate", "MCNearbyServiceAdvertiserDelegate", "MCNearbyServiceBrowserDelegate",
+        "CBCentralManagerDelegate", "CBPeripheralManagerDelegate", "NetServiceDelegate", "NetServiceBrowserDelegate",
+        "NSNetServiceDelegate", "NSNetServiceBrowserDelegate", "UIDocumentPickerDelegate",
+        "UIDocumentBrowserViewControllerDelegate", "NFCNDEFReaderSessionDelegate", "NFCTagReaderSessionDelegate",
+        "WCSessionDelegate",
+    ]
+
+    /// Hosts of XML namespaces and schemas: identifiers, not endpoints.
+    static let namespaceHosts: Set<String> = ["www.w3.org", "w3.org", "schemas.xmlsoap.org", "ns.adobe.com", "purl.org",
+                                              "xmlns.com", "schemas.microsoft.com", "schemas.openxmlformats.org"]
+}
+
+/// Collects `SurfaceFact`s while `SourceSummary` walks a file.
+struct SurfaceFactCollector {
+    var facts: [SurfaceFact] = []
+    /// Start offsets of assignment targets: a member there is written, not read.
+    private var assignedTargets = Set<Int>()
+
+    static let pasteboardProperties: Set<String> = ["string", "strings", "url", "urls", "URL", "URLs", "image", "images",
+                                                     "color", "colors", "items", "itemProviders"]
+    static let pasteboardReadMethods: [String: String] = [
+        "data(forPasteboardType:)": "data(forPasteboardType:)", "value(forPasteboardType:)": "value(forPasteboardType:)",
+        "data(forPasteboardType:inItemSet:)": "data(forPasteboardType:inItemSet:)",
+        "dataForPasteboardType:": "dataForPasteboardType:", "valueForPasteboardType:": "valueForPasteboardType:",
+        "string": "string", "strings": "strings", "URL": "URL", "URLs": "URLs", "image": "image", "images": "images",
+        "items": "items", "itemProviders": "itemProviders", "color": "color", "colors": "colors",
+    ]
+    static let pasteboardWriteMethods: Set<String> = [
+        "setValue(_:forPasteboardType:)", "setData(_:forPasteboardType:)", "setItems(_:options:)", "addItems(_:)",
+        "setItemProviders(_:localOnly:expirationDate:)", "setObjects(_:)", "setObjects(_:localOnly:expirationDate:)",
+        "setValue:forPasteboardType:", "setData:forPasteboardType:", "setItems:options:", "addItems:", "setItems:",
+        "setString:", "setStrings:", "setURL:", "setURLs:", "setImage:", "setImages:", "setColor:", "setColors:",
+        "setItemProviders:localOnly:expirationDate:", "setObjects:", "setObjects:localOnly:expirationDate:",
+    ]
+
+    /// Swift keyed-unarchiver calls, by call name.
+    static let unarchiverCalls: Set<String> = [
+        "unarchivedObject(ofClass:from:)", "unarchivedObject(ofClasses:from:)", "unarchivedArrayOfObjects(ofClass:from:)",
+        "unarchivedArrayOfObjects(ofClasses:from:)", "unarchivedDictionary(keysOfClass:objectsOfClass:from:)",
+        "unarchivedDictionary(ofKeyClass:objectClass:from:)", "unarchivedDictionary(keysOfClasses:objectsOfClasses:from:)",
+        "unarchiveObject(with:)", "unarchiveObject(withFile:)", "unarchiveTopLevelObjectWithData(_:)",
+    ]
+    /// Objective-C decoding selectors and the class that declares them.
+    static let objectiveCDecoders: [String: String] = [
+        "unarchivedObjectOfClass:fromData:error:": "NSKeyedUnarchiver", "unarchivedObjectOfClasses:fromData:error:": "NSKeyedUnarchiver",
+        "unarchivedArrayOfObjectsOfClass:fromData:error:": "NSKeyedUnarchiver",
+        "unarchivedArrayOfObjectsOfClasses:fromData:error:": "NSKeyedUnarchiver",
+        "unarchivedDictionaryWithKeysOfClass:objectsOfClass:fromData:error:": "NSKeyedUnarchiver",
+        "unarchivedDictionaryWithKeysOfClasses:objectsOfClasses:fromData:error:": "NSKeyedUnarchiver",
+        "unarchiveObjectWithData:": "NSKeyedUnarchiver", "unarchiveObjectWithFile:": "NSKeyedUnarchiver",
+        "unarchiveTopLevelObjectWithData:error:": "NSKeyedUnarchiver", "initForReadingFromData:error:": "NSKeyedUnarchiver",
+        "initForReadingWithData:": "NSKeyedUnarchiver",
+        "JSONObjectWithData:options:error:": "NSJSONSerialization", "JSONObjectWithStream:options:error:": "NSJSONSerialization",
+        "propertyListWithData:options:format:error:": "NSPropertyListSerialization",
+        "propertyListFromData:mutabilityOption:format:errorDescription:": "NSPropertyListSerialization",
+    ]
+
+    mutating func visit(_ node: CodeNode, file: CodeFile) {
+        guard facts.count < SurfaceFact.limit else { return }
+        switch node {
+        case .statement(let statement):
+            guard case .assignment(let target, _, _) = statement.kind else { return }
+            assignedTargets.insert(target.unwrapped.range.start.offset)
+            if case .member(let base?, let name) = target.unwrapped.kind, Self.pasteboardProperties.contains(name),
+               let pasteboard = Self.pasteboardName(base) {
+                add(.pasteboardWrite, "\(pasteboard).\(name)", target.range.start)
+            }
+        case .expression(let expression):
+            switch expression.kind {
+            case .stringLiteral(let segments):
+                if let origin = Self.urlOrigin(segments) { add(.urlLiteral, origin, expression.range.start) }
+            case .member(let base?, let name):
+                guard Self.pasteboardProperties.contains(name), !assignedTargets.contains(expression.range.start.offset),
+                      let pasteboard = Self.pasteboardName(base) else { return }
+                add(.pasteboardRead, "\(pasteboard).\(name)", expression.range.start)
+            case .call(let callee, let arguments, let isMessageSend):
+                call(expression, callee: callee, arguments: arguments, isMessageSend: isMessageSend)
+            default:
+                break
+            }
+        case .declaration(let declaration):
+            guard case .type(let type) = declaration else { return }
+            for name in type.inherits where SurfaceFact.protocols.contains(name) {
+                add(.conformance, "\(type.name): \(name)", type.nameRange.start)
+            }
+        }
+    }
+
+    private mutating func add(_ kind: SurfaceFact.Kind, _ value: String, _ position: SourcePosition) {
+        guard facts.count < SurfaceFact.limit else { return }
+        facts.append(SurfaceFact(kind: kind, value: value, position: position))
+    }
+
+    private mutating func call(_ expression: Expression, callee: Expression, arguments: [Argument], isMessageSend: Bool) {
+        guard let name = callee.name else { return }
+        let receiverChain = callee.receiver?.nameChain ?? []
+        let position = expression.range.start
+        if isMessageSend {
+            if let owner = Self.objectiveCDecoders[name] {
+                // initForReadingFromData: and friends are NSKeyedUnarchiver's only when the receiver says so.
+                if name.hasPrefix("init") && !receiverChain.contains(owner) { return }
+                add(.deserialization, "\(owner) \(name)", position)
+            } else if (name == "initWithData:" || name == "initWithContentsOfURL:" || name == "initWithStream:"),
+                      receiverChain.contains("NSXMLParser") {
+                add(.deserialization, "NSXMLParser \(name)", position)
+            } else if let receiver = callee.receiver, let pasteboard = Self.pasteboardName(receiver) {
+                if Self.pasteboardWriteMethods.contains(name) {
+                    add(.pasteboardWrite, "\(pasteboard) \(name)", position)
+                } else if let read = Self.pasteboardReadMethods[name], arguments.isEmpty || name.hasSuffix(":") {
+                    add(.pasteboardRead, "\(pasteboard) \(read)", position)
+                }
+            }
+            return
+        }
+        guard let callName = expression.swiftCallName else { return }
+        switch callName {
+        case _ where Self.unarchiverCalls.contains(callName):
+            add(.deserialization, "NSKeyedUnarchiver.\(callName)", position)
+        case "NSKeyedUnarchiver(forReadingFrom:)", "NSKeyedUnarchiver(forReadingWith:)":
+            add(.deserialization, callName, position)
+        case "decode(_:from:)":
+            // A top-level decoder: the first argument is a type (`T.self`).
+            guard let first = arguments.first?.value.unwrapped, Self.isTypeValue(first) else { return }
+            let decoder: String
+            if receiverChain.contains("PropertyListDecoder") {
+                decoder = "PropertyListDecoder"
+            } else if receiverChain.contains("JSONDecoder") {
+                decoder = "JSONDecoder"
+            } else {
+                decoder = "Decoder"
+            }
+            add(.deserialization, "\(decoder).decode(_:from:)", position)
+        case "jsonObject(with:)", "jsonObject(with:options:)":
+            if receiverChain.contains("JSONSerialization") { add(.deserialization, "JSONSerialization.\(callName)", position) }
+        case "propertyList(from:options:format:)", "propertyList(from:format:)":
+            if receiverChain.contains("PropertyListSerialization") {
+                add(.deserialization, "PropertyListSerialization.\(callName)", position)
+            }
+        case "XMLParser(data:)", "XMLParser(contentsOf:)", "XMLParser(stream:)":
+            add(.deserialization, callName, position)
+        default:
+            if let receiver = callee.receiver, let pasteboard = Self.pasteboardName(receiver) {
+                if Self.pasteboardWriteMethods.contains(callName) {
+                    add(.pasteboardWrite, "\(pasteboard).\(callName)", position)
+                } else if callName == "data(forPasteboardType:)" || callName == "value(forPasteboardType:)"
+                            || callName == "data(forPasteboardType:inItemSet:)" {
+                    add(.pasteboardRead, "\(pasteboard).\(callName)", position)
+                }
+            }
+        }
+    }
+
+    static func isTypeValue(_ expression: Expression) -> Bool {
+        switch expression.kind {
+        case .typeValue: return true
+        case .member(_, let name): return name == "self"
+        default: return false
+        }
+    }
+
+    /// `UIPasteboard.general` for the general pasteboard, `UIPasteboard` for another one or one held in a
+    /// variable named like a pasteboard; nil when the receiver is not a pasteboard.
+    static func pasteboardName(_ receiver: Expression) -> String? {
+        let chain = receiver.nameChain
+        if chain.contains("general") && chain.contains("UIPasteboard") || chain.contains("generalPasteboard") {
+            return "UIPasteboard.general"
+        }
+        if chain.contains("UIPasteboard") { return "UIPasteboard" }
+        if let last = chain.last, last.lowercased().hasSuffix("pasteboard") { return "UIPasteboard" }
+        return nil
+    }
+
+    /// `https://host[:port]` of a literal that starts with a web URL whose host is complete in its first
+    /// text segment.
+    static func urlOrigin(_ segments: [StringSegment]) -> String? {
+        guard case .text(let text)? = segments.first else { return nil }
+        let lowered = text.lowercased()
+        let scheme: String
+        if lowered.hasPrefix("https://") {
+            scheme = "https"
+        } else if lowered.hasPrefix("http://") {
+            scheme = "http"
+        } else {
+            return nil
+        }
+        let rest = lowered.dropFirst(scheme.count + 3)
+        let terminator = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" }
+        // An interpolation right after the host could extend it (`"https://\(sub).example.com"`).
+        if terminator == nil && segments.count > 1 { return nil }
+        var authority = terminator.map { rest[..<$0] } ?? rest[...]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        var host = authority
+        var port = ""
+        if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            port = String(authority[authority.index(after: colon)...])
+            guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCIIDigit) else { return nil }
+        }
+        guard !host.isEmpty, host.count <= 253, host.first != ".", host.first != "-", host.last != ".",
+              host.allSatisfy({ $0.isASCIIDigit || ("a"..."z").contains($0) || $0 == "-" || $0 == "." }),
+              host.contains(where: { ("a"..."z").contains($0) || $0.isASCIIDigit }) else { return nil }
+        if SurfaceFact.namespaceHosts.contains(String(host)) { return nil }
+        if host == "www.apple.com" && rest.hasPrefix("www.apple.com/dtds") { return nil }
+        return "\(scheme)://\(host)" + (port.isEmpty ? "" : ":\(port)")
+    }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}
