@@ -147,6 +147,11 @@ struct AppModelProjectTests {
         #expect(surface.pinnedDomains.map(\.value) == ["api.example.com"])
         #expect(surface.pinnedDomains.first?.detail == "0 leaf, 1 CA")
         #expect(surface.interfaceBuilderWebViews.map(\.value) == ["WKWebView"])
+        #expect(surface.webViews.map { "\($0.value) \($0.kind ?? "") \($0.unit)" } == ["WKWebView Interface Builder Receipts"])
+        // The extension target has no Info.plist of its own here: it is listed from the project.
+        #expect(surface.extensions.map { "\($0.value) \($0.kind ?? "") \($0.detail ?? "") \($0.location.path):\($0.location.line)" }
+                == ["Widget extension target com.apple.product-type.app-extension Receipts.xcodeproj/project.pbxproj:\(lineNumber(of: "TG02 /* Widget */ = {", in: ScanFixtures.project))"])
+        #expect(surface.extensions.first?.unit == "Widget")
         #expect(surface.capabilities.map { "\($0.value) \($0.location.path)" }.sorted()
                 == ["get-task-allow Receipts/Debug.entitlements", "get-task-allow Receipts/Receipts.entitlements"])
     }

@@ -1,3 +1,4 @@
+import Foundation
 import MoatCore
 import MoatFormats
 import MoatSyntax
@@ -19,13 +20,14 @@ struct SurfaceBuilder {
     let app: AppModel
     var items: [Item] = []
     var seen = Set<String>()
-    /// Target names compiling each file.
+    /// Target names compiling (or copying) each file.
     var unitsByPath: [String: [String]] = [:]
 
     init(app: AppModel) {
         self.app = app
         for unit in app.units {
             for source in unit.sources { unitsByPath[source.path, default: []].append(unit.name) }
+            for document in unit.interfaceBuilderDocuments { unitsByPath[document.path, default: []].append(unit.name) }
         }
     }
 
@@ -171,15 +173,7 @@ struct SurfaceBuilder {
             includesSubdomains = node["NSIncludesSubdomains"]?.bool == true
             allowsHTTP = node["NSExceptionAllowsInsecureHTTPLoads"]?.bool == true || node["NSTemporaryExceptionAllowsInsecureHTTPLoads"]?.bool == true
             minimumTLS = node["NSExceptionMinimumTLSVersion"]?.string ?? node["NSTemporaryExceptionMinimumTLSVersion"]?.string
-            summary = (node.entries ?? []).map { setting -> String in
-                let value: String
-                switch setting.value.value {
-                case .bool(let flag): value = flag ? "YES" : "NO"
-                case .string(let text): value = text
-                default: value = "…"
-                }
-                return "\(setting.key)=\(value)"
-            }.joined(separator: ", ")
+            summary = (node.entries ?? []).map { "\($0.key)=\(SurfaceBuilder.scalar($0.value))" }.joined(separator: ", ")
         }
 
         var weakTLS: Bool { minimumTLS == "TLSv1.0" || minimumTLS == "TLSv1.1" }
@@ -320,10 +314,7 @@ struct SurfaceBuilder {
                 parts.append("activation rule: \(predicate)")
                 attributes["activationRule"] = predicate
             } else {
-                let keys = (rule.entries ?? []).map { entry -> String in
-                    if case .bool(let flag) = entry.value.value { return "\(entry.key)=\(flag ? "YES" : "NO")" }
-                    return "\(entry.key)=\(entry.value.string ?? "…")"
-                }
+                let keys = (rule.entries ?? []).map { "\($0.key)=\(Self.scalar($0.value))" }
                 if !keys.isEmpty {
                     parts.append("activates for " + keys.joined(separator: ", "))
                     attributes["activationRule"] = keys.joined(separator: ", ")
@@ -333,18 +324,26 @@ struct SurfaceBuilder {
         if let intents = node["NSExtensionAttributes"]?["IntentsSupported"]?.strings, !intents.isEmpty {
             parts.append("intents: " + intents.joined(separator: ", "))
         }
-        // The extension's code: its principal class, or the types adopting an extension protocol.
-        let own = unit.isLoose ? code : unit.sources.filter { !AppUnit.isTestPath($0.path) }
-        var handlers: [AttackSurface.Handler] = []
+        // The extension's code: its principal class, else the types adopting an extension protocol. Without
+        // a project, the code in the Info.plist's folder is the extension's.
+        var own = unit.sources.filter { !AppUnit.isTestPath($0.path) }
+        if unit.isLoose {
+            let folder = (plist.path as NSString).deletingLastPathComponent
+            let local = code.filter { !folder.isEmpty && $0.path.hasPrefix(folder + "/") }
+            own = local.isEmpty ? code : local
+        }
+        var principals: [AttackSurface.Handler] = []
+        var adopters: [AttackSurface.Handler] = []
         for source in own {
             for fact in source.surfaceFacts where fact.kind == .conformance {
                 let pieces = fact.value.components(separatedBy: ": ")
                 guard pieces.count == 2 else { continue }
-                if pieces[0] == principal || SurfaceTables.extensionProtocols.contains(pieces[1]) {
-                    handlers.append(.init(name: fact.value, location: Self.code(source, fact.position)))
-                }
+                let handler = AttackSurface.Handler(name: fact.value, location: Self.code(source, fact.position))
+                if pieces[0] == principal { principals.append(handler) }
+                if SurfaceTables.extensionProtocols.contains(pieces[1]) { adopters.append(handler) }
             }
         }
+        let handlers = principals.isEmpty ? adopters : principals
         attributes["extensionPoint"] = identifier
         add(\.extensions, .init(unit: unit.name, value: identifier, kind: point.name, detail: parts.isEmpty ? nil : parts.joined(separator: "; "),
                                 location: plistLocation(plist, identifierNode), handlers: handlers, risk: point.risk, attributes: attributes),
@@ -437,6 +436,17 @@ struct SurfaceBuilder {
                         keyPaths: [entry.value.keyPath])
                 }
             }
+        }
+    }
+
+    /// A property-list value as the Info.plist editor shows it: YES/NO, the string or number, "…" for containers.
+    static func scalar(_ node: PlistNode) -> String {
+        switch node.value {
+        case .bool(let flag): return flag ? "YES" : "NO"
+        case .string(let text): return text
+        case .integer(let number): return String(number)
+        case .real(let number): return String(number)
+        default: return "…"
         }
     }
 

@@ -59,7 +59,7 @@ public struct SourceSummary: Sendable, Codable {
         for type in file.allTypes { types[type.name, default: []].append(contentsOf: type.inherits) }
         self.init(path: file.path, language: file.language, referencedNames: names, definedFunctions: functions,
                   declaredTypes: types, imports: file.imports)
-        surfaceFacts = surface.facts
+        surfaceFacts = surface.sortedFacts
         for position in Array(names.values) + Array(functions.values) where lineText[position.line] == nil {
             let text = file.line(position.line)
             lineText[position.line] = String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())

@@ -55,6 +55,11 @@ struct SurfaceFactCollector {
     var facts: [SurfaceFact] = []
     /// Start offsets of assignment targets: a member there is written, not read.
     private var assignedTargets = Set<Int>()
+    /// Callees of calls (visited after their call): a member there is a method, judged with its call.
+    private var callees = Set<ObjectIdentifier>()
+
+    /// The facts in source order.
+    var sortedFacts: [SurfaceFact] { facts.sorted { $0.position.offset < $1.position.offset } }
 
     static let pasteboardProperties: Set<String> = ["string", "strings", "url", "urls", "URL", "URLs", "image", "images",
                                                      "color", "colors", "items", "itemProviders"]
@@ -111,9 +116,10 @@ struct SurfaceFactCollector {
                 if let origin = Self.urlOrigin(segments) { add(.urlLiteral, origin, expression.range.start) }
             case .member(let base?, let name):
                 guard Self.pasteboardProperties.contains(name), !assignedTargets.contains(expression.range.start.offset),
-                      let pasteboard = Self.pasteboardName(base) else { return }
+                      !callees.contains(ObjectIdentifier(expression)), let pasteboard = Self.pasteboardName(base) else { return }
                 add(.pasteboardRead, "\(pasteboard).\(name)", expression.range.start)
             case .call(let callee, let arguments, let isMessageSend):
+                callees.insert(ObjectIdentifier(callee))
                 call(expression, callee: callee, arguments: arguments, isMessageSend: isMessageSend)
             default:
                 break

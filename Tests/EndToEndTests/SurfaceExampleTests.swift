@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// `moat surface Examples/LeakyBank`, as a user would run it.
+struct SurfaceExampleTests {
+    static func surface() throws -> [String: Any] {
+        let (status, stdout, stderr) = try ExampleAppTests.run(["surface", ExampleAppTests.exampleApp.path, "--no-cache", "--format", "json"])
+        #expect(status == 0, "stderr: \(stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
+        #expect((document["errors"] as? [Any])?.isEmpty == true)
+        return try #require(document["surface"] as? [String: Any])
+    }
+
+    static func entries(_ surface: [String: Any], _ key: String) -> [[String: Any]] {
+        (surface[key] as? [[String: Any]]) ?? []
+    }
+
+    static func place(_ location: Any?) -> String {
+        guard let location = location as? [String: Any] else { return "?" }
+        let base = "\(location["path"] as? String ?? "?"):\(location["line"] as? Int ?? 0)"
+        if let keyPath = location["keyPath"] as? String { return base + " (\(keyPath))" }
+        return base + ":\(location["column"] as? Int ?? 0)"
+    }
+
+    static func summary(_ entry: [String: Any]) -> String {
+        "\(entry["value"] as? String ?? "?") @ \(place(entry["location"]))"
+    }
+
+    @Test func listsTheEntryPointsOfTheExampleApp() throws {
+        let surface = try Self.surface()
+
+        let schemes = Self.entries(surface, "urlSchemes")
+        #expect(schemes.map(Self.summary) == ["leakybank @ LeakyBank/Info.plist:28 (CFBundleURLTypes[0].CFBundleURLSchemes[0])"])
+        let handlers = (schemes.first?["handlers"] as? [[String: Any]]) ?? []
+        #expect(handlers.map { "\($0["name"] as? String ?? "?") @ \(Self.place($0["location"]))" }
+                == ["application(_:open:options:) @ LeakyBank/AppDelegate.swift:13:10"])
+        #expect(schemes.first?["unit"] as? String == "LeakyBank")
+        #expect((schemes.first?["attributes"] as? [String: String])?["urlName"] == "com.example.leakybank.transfer")
+
+        let domains = Self.entries(surface, "associatedDomains")
+        #expect(domains.map(Self.summary) == ["applinks:leakybank.example.com @ LeakyBank/LeakyBank.entitlements:9 (com.apple.developer.associated-domains[0])"])
+        // No code receives universal links: the finding says so on the entry.
+        #expect((domains.first?["notes"] as? [[String: Any]])?.map { $0["ruleId"] as? String } == ["MOAT-PLAT-104"])
+
+        #expect(Self.entries(surface, "appGroups").map(Self.summary)
+                == ["group.com.example.leakybank @ LeakyBank/LeakyBank.entitlements:13 (com.apple.security.application-groups[0])"])
+
+        let exceptions = Self.entries(surface, "transportSecurityExceptions")
+        #expect(exceptions.map(Self.summary) == [
+            "NSAllowsArbitraryLoads @ LeakyBank/Info.plist:34 (NSAppTransportSecurity.NSAllowsArbitraryLoads)",
+            "legacy-rates.example.com @ LeakyBank/Info.plist:38 (NSAppTransportSecurity.NSExceptionDomains.legacy-rates.example.com)",
+            "api.example.com @ LeakyBank/Info.plist:47 (NSAppTransportSecurity.NSExceptionDomains.api.example.com)",
+        ])
+        let legacy = try #require(exceptions.first { $0["value"] as? String == "legacy-rates.example.com" })
+        #expect(legacy["kind"] as? String == "insecure exception")
+        #expect(legacy["attributes"] as? [String: String] == ["insecure": "true", "allowsHTTP": "true", "includesSubdomains": "true",
+                                                              "minimumTLS": "TLSv1.0"])
+        #expect((legacy["notes"] as? [[String: Any]])?.map { $0["ruleId"] as? String } == ["MOAT-NET-002", "MOAT-NET-003"])
+        let api = try #require(exceptions.first { $0["value"] as? String == "api.example.com" })
+        #expect(api["kind"] as? String == "exception")
+
+        #expect(Self.entries(surface, "webViews").map { "\(Self.summary($0)) \($0["kind"] as? String ?? "?")" } == [
+            "WKWebView @ LeakyBank/Legacy/LBOffersBridge.m:5:31 code",
+            "UIWebView @ LeakyBank/Legacy/LBStatementArchive.m:23:5 code",
+            "UIWebView @ LeakyBank/Web/HelpViewController.swift:6:19 code",
+            "WKWebView @ LeakyBank/Web/HelpViewController.swift:16:27 code",
+            "WKWebView @ LeakyBank/Web/OffersViewController.swift:7:26 code",
+        ])
+        #expect(Self.entries(surface, "javaScriptBridges").map(Self.summary) == [
+            "log @ LeakyBank/Legacy/LBOffersBridge.m:12:5",
+            "offers @ LeakyBank/Web/OffersViewController.swift:17:9",
+            "RatesBridgeExports @ LeakyBank/Web/OffersViewController.swift:70:16",
+        ])
+        // Endpoints from URL literals: both hosts are reachable over plain HTTP because ATS is off.
+        #expect(Self.entries(surface, "networkEndpoints").map { "\(Self.summary($0)) \($0["kind"] as? String ?? "?")" } == [
+            "partners.leakybank.example @ LeakyBank/Legacy/LBOffersBridge.m:13:39 http, https",
+            "rates.leakybank.example @ LeakyBank/Network/APIClient.swift:5:27 http, https",
+        ])
+        // The peer-to-peer file transfer whose path handling is unsafe carries the path-traversal finding.
+        let imports = Self.entries(surface, "fileImports")
+        let unsafe = try #require(imports.first { Self.place($0["location"]) == "LeakyBank/Nearby/StatementImporter.swift:7:10" })
+        #expect((unsafe["notes"] as? [[String: Any]])?.map { $0["ruleId"] as? String } == ["MOAT-CODE-301"])
+        let safe = try #require(imports.first { Self.place($0["location"]) == "LeakyBank/Nearby/SafeStatementImporter.swift:8:10" })
+        #expect((safe["notes"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func textNamesTheSchemeHandlerAndTheInsecureException() throws {
+        let (status, stdout, stderr) = try ExampleAppTests.run(["surface", ExampleAppTests.exampleApp.path, "--no-cache"])
+        #expect(status == 0, "stderr: \(stderr)")
+        let text = String(decoding: stdout, as: UTF8.self)
+        #expect(text.hasPrefix("Attack surface — LeakyBank (com.example.leakybank)\n"))
+        #expect(text.contains("\n  leakybank  LeakyBank/Info.plist:28 (CFBundleURLTypes[0].CFBundleURLSchemes[0])\n      handled by application(_:open:options:)\n      handler: application(_:open:options:) at LeakyBank/AppDelegate.swift:13:10\n"))
+        #expect(text.contains("\n  applinks:leakybank.example.com  [applinks]  LeakyBank/LeakyBank.entitlements:9 (com.apple.developer.associated-domains[0])\n"))
+        #expect(text.contains("\n  group.com.example.leakybank  LeakyBank/LeakyBank.entitlements:13 (com.apple.security.application-groups[0])\n"))
+        #expect(text.contains("\n  legacy-rates.example.com  [insecure exception]  LeakyBank/Info.plist:38 (NSAppTransportSecurity.NSExceptionDomains.legacy-rates.example.com)\n"))
+        #expect(text.contains("      risk: Plain HTTP to legacy-rates.example.com and its subdomains is allowed: anyone on the network path can read and change that traffic.\n"))
+        #expect(text.contains("\nWeb views (5)\n"))
+    }
+}
