@@ -57,7 +57,8 @@ public struct MarkdownReporter: Reporter {
         }
         if defects.isEmpty { out += result.changeReview == nil ? "No findings.\n\n" : "No findings on changed lines.\n\n" }
 
-        if let surface = result.surface, !surface.isEmpty, out.count <= Self.characterBudget {
+        // A change review is about the change: the whole app's surface stays out of it.
+        if let surface = result.surface, !surface.isEmpty, result.changeReview == nil, out.count <= Self.characterBudget {
             out += "<details><summary>Attack surface (\(surface.count) entr\(surface.count == 1 ? "y" : "ies"))</summary>\n\n"
             out += SurfaceReport.markdownSections(surface, options: options, heading: "####", budget: Self.characterBudget)
             out += "</details>\n\n"

@@ -123,11 +123,11 @@ public enum SurfaceReport {
         return out
     }
 
-    /// `12 entries: 1 URL schemes, 2 web views, …` (non-empty sections only).
+    /// `12 entries: URL schemes (1), Web views (2), …` (non-empty sections only).
     public static func summaryLine(_ surface: AttackSurface) -> String {
         let parts = surface.sections.filter { !$0.entries.isEmpty }.map { "\($0.title) (\($0.entries.count))" }
         guard !parts.isEmpty else { return "no entry points found." }
-        return "\(surface.count) entr\(surface.count == 1 ? "y" : "ies") in the attack surface: " + parts.joined(separator: ", ") + "."
+        return "\(surface.count) entr\(surface.count == 1 ? "y" : "ies"): " + parts.joined(separator: ", ") + "."
     }
 
     // MARK: Markdown

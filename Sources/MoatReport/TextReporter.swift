@@ -46,7 +46,7 @@ public struct TextReporter: Reporter {
             out += "\n" + paint.bold("Could not analyze:") + "\n"
             for error in result.errors { out += "  \(error.path): \(error.message)\n" }
         }
-        if let surface = result.surface, !surface.isEmpty {
+        if let surface = result.surface, !surface.isEmpty, result.changeReview == nil {
             out += "\n" + paint.bold("Attack surface:") + " " + SurfaceReport.summaryLine(surface) + " See `moat surface` for each entry.\n"
         }
         let counts = result.countsBySeverity()

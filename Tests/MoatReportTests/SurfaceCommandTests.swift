@@ -190,7 +190,7 @@ import Testing
         #expect(text.stdout.contains("\nPasteboard (3)\n"))
         #expect(text.stdout.contains("  legacy.example.com  [http]  App/Sync.swift:"))
         #expect(text.stdout.contains("\nNothing found for: Queried URL schemes, App extensions, Keychain access groups, Other capabilities, Privacy permissions.\n"))
-        #expect(text.stdout.contains(": 24 entries in the attack surface: URL schemes (1), "))
+        #expect(text.stdout.contains(": 24 entries: URL schemes (1), "))
         #expect(!text.stdout.contains("\u{1B}["))
 
         let markdown = try CommandLineTests.run(["surface", root.path, "--no-cache", "--format", "markdown",
@@ -242,7 +242,7 @@ import Testing
         #expect(Self.entries(surface, "pasteboard").count == 3)
 
         let text = try CommandLineTests.run(["scan", root.path, "--no-cache"]).stdout
-        #expect(text.contains("\nAttack surface: 24 entries in the attack surface: URL schemes (1), "))
+        #expect(text.contains("\nAttack surface: 24 entries: URL schemes (1), "))
         let markdown = try CommandLineTests.run(["scan", root.path, "--no-cache", "--format", "markdown"]).stdout
         #expect(markdown.contains("<details><summary>Attack surface (24 entries)</summary>\n\n#### URL schemes (1)\n\n- `notesapp` · App/Info.plist:"))
         let html = try CommandLineTests.run(["scan", root.path, "--no-cache", "--format", "html"]).stdout

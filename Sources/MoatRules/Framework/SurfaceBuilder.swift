@@ -517,7 +517,7 @@ struct SurfaceBuilder {
                     }
                 }
             }
-            for item in SurfaceTables.functions where item.requires.allSatisfy({ source.referencedNames[$0] != nil }) {
+            for item in SurfaceTables.functions where item.requires.isEmpty || item.requires.contains(where: { source.referencedNames[$0] != nil }) {
                 for name in item.names {
                     guard let position = source.definedFunctions[name] else { continue }
                     let rules = item.sameFileRules
@@ -525,7 +525,7 @@ struct SurfaceBuilder {
                         sameFile: rules.isEmpty ? nil : { rules.contains($0.ruleId) })
                 }
             }
-            for item in SurfaceTables.references where item.requires.allSatisfy({ source.referencedNames[$0] != nil }) {
+            for item in SurfaceTables.references where item.requires.isEmpty || item.requires.contains(where: { source.referencedNames[$0] != nil }) {
                 let positions = item.names.compactMap { source.referencedNames[$0] }
                 guard let first = positions.min() else { continue }
                 add(section(item.target), .init(unit: unit, value: item.label, kind: item.kind, location: Self.code(source, first), risk: item.risk))
@@ -631,13 +631,20 @@ struct SurfaceBuilder {
         }
         let trustCode = findings.filter { $0.ruleId == "MOAT-NET-206" }
         let inventory = Set(findings.map(\.ruleId).filter { RuleRegistry.rule(named: $0)?.description.isInventory ?? false })
+        // Findings by every file they touch (their location and dataflow steps), so each entry looks only
+        // at the findings of its own files.
+        var byPath: [String: [Int]] = [:]
         let defects = findings.filter { !inventory.contains($0.ruleId) }
+        for (index, finding) in defects.enumerated() {
+            for path in Set([finding.location.path] + finding.related.map(\.location.path)) { byPath[path, default: []].append(index) }
+        }
         for index in items.indices {
             var item = items[index]
             var notes: [AttackSurface.Note] = []
             let places = [item.entry.location] + item.entry.alsoAt + item.entry.handlers.map(\.location)
             let files = Set(places.map(\.path))
-            for finding in defects {
+            let candidates = Set(files.flatMap { byPath[$0] ?? [] }).sorted()
+            for finding in candidates.map({ defects[$0] }) {
                 let location = finding.location
                 let samePlace = places.contains { $0.path == location.path && $0.line == location.line }
                 let onPath = finding.related.contains { step in places.contains { $0.path == step.location.path && $0.line == step.location.line } }

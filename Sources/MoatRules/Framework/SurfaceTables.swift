@@ -14,7 +14,7 @@ enum SurfaceTables {
         var label: String
         var kind: String
         var risk: String
-        /// Another name the same file must reference (for names too generic alone).
+        /// Names one of which the same file must also reference (for names too generic alone).
         var requires: [String] = []
         /// Findings of these rules anywhere in the entry's file are about it.
         var sameFileRules: Set<String> = []
@@ -81,6 +81,13 @@ enum SurfaceTables {
              risk: "Siri and Shortcuts run intents with parameters they choose, possibly from the lock screen."),
     ]
 
+    /// Names that show `loadItem`-like calls are on item providers, not on the app's own types.
+    static let itemProviderNames = ["NSItemProvider", "attachments", "itemProviders", "inputItems", "NSExtensionItem",
+                                    "loadItemForTypeIdentifier:options:completionHandler:",
+                                    "loadFileRepresentationForTypeIdentifier:completionHandler:",
+                                    "loadInPlaceFileRepresentationForTypeIdentifier:completionHandler:",
+                                    "loadDataRepresentationForTypeIdentifier:completionHandler:"]
+
     /// Types, calls and modifiers whose use opens a way in.
     static let references: [Item] = [
         Item(target: .fileImports, names: ["fileImporter"], label: "SwiftUI fileImporter", kind: "document picker",
@@ -89,15 +96,18 @@ enum SurfaceTables {
              risk: "Files the user picks from any provider: their names and contents are untrusted input."),
         Item(target: .fileImports, names: ["loadItem", "loadItemForTypeIdentifier:options:completionHandler:"],
              label: "NSItemProvider.loadItem", kind: "item provider",
-             risk: "Items shared or dropped by other apps: files, URLs and data of any content."),
+             risk: "Items shared or dropped by other apps: files, URLs and data of any content.",
+             requires: itemProviderNames),
         Item(target: .fileImports, names: ["loadFileRepresentation", "loadInPlaceFileRepresentation",
                                           "loadFileRepresentationForTypeIdentifier:completionHandler:",
                                           "loadInPlaceFileRepresentationForTypeIdentifier:completionHandler:"],
              label: "NSItemProvider file representation", kind: "item provider",
-             risk: "Files shared or dropped by other apps: their names and contents are untrusted input."),
+             risk: "Files shared or dropped by other apps: their names and contents are untrusted input.",
+             requires: itemProviderNames),
         Item(target: .fileImports, names: ["loadDataRepresentation", "loadDataRepresentationForTypeIdentifier:completionHandler:"],
              label: "NSItemProvider data representation", kind: "item provider",
-             risk: "Data shared or dropped by other apps: parse it as untrusted input."),
+             risk: "Data shared or dropped by other apps: parse it as untrusted input.",
+             requires: itemProviderNames),
         Item(target: .fileImports, names: ["inputItems"], label: "extension input items", kind: "extension context",
              risk: "Items the host app hands to the extension: every attachment is untrusted input.",
              requires: ["extensionContext"]),
