@@ -30,12 +30,19 @@ struct SurfaceExampleTests {
         let surface = try Self.surface()
 
         let schemes = Self.entries(surface, "urlSchemes")
-        #expect(schemes.map(Self.summary) == ["leakybank @ LeakyBank/Info.plist:28 (CFBundleURLTypes[0].CFBundleURLSchemes[0])"])
-        let handlers = (schemes.first?["handlers"] as? [[String: Any]]) ?? []
+        #expect(schemes.map(Self.summary) == ["leakybank @ LeakyBank/Info.plist:28 (CFBundleURLTypes[0].CFBundleURLSchemes[0])",
+                                              "myapp @ LeakyBank/Info.plist:36 (CFBundleURLTypes[1].CFBundleURLSchemes[0])"])
+        let leakybank = try #require(schemes.first)
+        let handlers = (leakybank["handlers"] as? [[String: Any]]) ?? []
         #expect(handlers.map { "\($0["name"] as? String ?? "?") @ \(Self.place($0["location"]))" }
-                == ["application(_:open:options:) @ LeakyBank/AppDelegate.swift:13:10"])
-        #expect(schemes.first?["unit"] as? String == "LeakyBank")
-        #expect((schemes.first?["attributes"] as? [String: String])?["urlName"] == "com.example.leakybank.transfer")
+                == ["application(_:open:options:) @ LeakyBank/AppDelegate.swift:13:10",
+                    "application:handleOpenURL: @ LeakyBank/Legacy/LBLegacyURLHandler.m:10:9"])
+        #expect(leakybank["unit"] as? String == "LeakyBank")
+        let attributes = (leakybank["attributes"] as? [String: String]) ?? [:]
+        #expect(attributes["urlName"] == "com.example.leakybank.transfer")
+        #expect(attributes["validation"] == "no unvalidated sensitive action found (MOAT-PLAT-303); deprecated handler (MOAT-PLAT-108)")
+        #expect(((schemes.last?["attributes"] as? [String: String]) ?? [:])["validation"]
+                == "no unvalidated sensitive action found (MOAT-PLAT-303); deprecated handler (MOAT-PLAT-108); generic scheme name (MOAT-PLAT-109)")
 
         let domains = Self.entries(surface, "associatedDomains")
         #expect(domains.map(Self.summary) == ["applinks:leakybank.example.com @ LeakyBank/LeakyBank.entitlements:9 (com.apple.developer.associated-domains[0])"])
@@ -47,19 +54,21 @@ struct SurfaceExampleTests {
 
         let exceptions = Self.entries(surface, "transportSecurityExceptions")
         #expect(exceptions.map(Self.summary) == [
-            "NSAllowsArbitraryLoads @ LeakyBank/Info.plist:34 (NSAppTransportSecurity.NSAllowsArbitraryLoads)",
-            "legacy-rates.example.com @ LeakyBank/Info.plist:38 (NSAppTransportSecurity.NSExceptionDomains.legacy-rates.example.com)",
-            "api.example.com @ LeakyBank/Info.plist:47 (NSAppTransportSecurity.NSExceptionDomains.api.example.com)",
+            "NSAllowsArbitraryLoads @ LeakyBank/Info.plist:46 (NSAppTransportSecurity.NSAllowsArbitraryLoads)",
+            "legacy-rates.example.com @ LeakyBank/Info.plist:50 (NSAppTransportSecurity.NSExceptionDomains.legacy-rates.example.com)",
+            "api.example.com @ LeakyBank/Info.plist:61 (NSAppTransportSecurity.NSExceptionDomains.api.example.com)",
         ])
         let legacy = try #require(exceptions.first { $0["value"] as? String == "legacy-rates.example.com" })
         #expect(legacy["kind"] as? String == "insecure exception")
         #expect(legacy["attributes"] as? [String: String] == ["insecure": "true", "allowsHTTP": "true", "includesSubdomains": "true",
                                                               "minimumTLS": "TLSv1.0"])
-        #expect((legacy["notes"] as? [[String: Any]])?.map { $0["ruleId"] as? String } == ["MOAT-NET-002", "MOAT-NET-003"])
+        #expect((legacy["notes"] as? [[String: Any]])?.map { $0["ruleId"] as? String } == ["MOAT-NET-002", "MOAT-NET-105", "MOAT-NET-003", "MOAT-NET-102"])
         let api = try #require(exceptions.first { $0["value"] as? String == "api.example.com" })
         #expect(api["kind"] as? String == "exception")
 
         #expect(Self.entries(surface, "webViews").map { "\(Self.summary($0)) \($0["kind"] as? String ?? "?")" } == [
+            "UIWebView @ LeakyBank/Base.lproj/Main.storyboard:33:29 Interface Builder",
+            "WKWebView @ LeakyBank/Base.lproj/Main.storyboard:36:29 Interface Builder",
             "WKWebView @ LeakyBank/Legacy/LBOffersBridge.m:5:31 code",
             "UIWebView @ LeakyBank/Legacy/LBStatementArchive.m:23:5 code",
             "UIWebView @ LeakyBank/Web/HelpViewController.swift:6:19 code",
@@ -89,11 +98,27 @@ struct SurfaceExampleTests {
         #expect(status == 0, "stderr: \(stderr)")
         let text = String(decoding: stdout, as: UTF8.self)
         #expect(text.hasPrefix("Attack surface — LeakyBank (com.example.leakybank)\n"))
-        #expect(text.contains("\n  leakybank  LeakyBank/Info.plist:28 (CFBundleURLTypes[0].CFBundleURLSchemes[0])\n      handled by application(_:open:options:)\n      handler: application(_:open:options:) at LeakyBank/AppDelegate.swift:13:10\n"))
+        #expect(text.contains("\n  leakybank  LeakyBank/Info.plist:28 (CFBundleURLTypes[0].CFBundleURLSchemes[0])\n      handled by application(_:open:options:), application:handleOpenURL:\n      handler: application(_:open:options:) at LeakyBank/AppDelegate.swift:13:10\n"))
         #expect(text.contains("\n  applinks:leakybank.example.com  [applinks]  LeakyBank/LeakyBank.entitlements:9 (com.apple.developer.associated-domains[0])\n"))
         #expect(text.contains("\n  group.com.example.leakybank  LeakyBank/LeakyBank.entitlements:13 (com.apple.security.application-groups[0])\n"))
-        #expect(text.contains("\n  legacy-rates.example.com  [insecure exception]  LeakyBank/Info.plist:38 (NSAppTransportSecurity.NSExceptionDomains.legacy-rates.example.com)\n"))
+        #expect(text.contains("\n  legacy-rates.example.com  [insecure exception]  LeakyBank/Info.plist:50 (NSAppTransportSecurity.NSExceptionDomains.legacy-rates.example.com)\n"))
         #expect(text.contains("      risk: Plain HTTP to legacy-rates.example.com and its subdomains is allowed: anyone on the network path can read and change that traffic.\n"))
-        #expect(text.contains("\nWeb views (5)\n"))
+        #expect(text.contains("\nWeb views (7)\n"))
+    }
+
+    @Test func builtAppEntriesCarryOnlyTheirOwnFindings() throws {
+        let ipa = ExampleAppTests.packageRoot.appendingPathComponent("Fuzz/corpus/built-app-scan/demo.ipa")
+        let (status, stdout, stderr) = try ExampleAppTests.run(["surface", ipa.path, "--no-cache", "--format", "json"])
+        #expect(status == 0, "stderr: \(stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
+        let surface = try #require(document["surface"] as? [String: Any])
+        let capabilities = Self.entries(surface, "capabilities")
+        #expect(capabilities.map(Self.summary) == ["application-identifier @ demo.ipa!/Payload/Demo.app/Demo:1 (application-identifier)",
+                                                   "get-task-allow @ demo.ipa!/Payload/Demo.app/Demo:1 (get-task-allow)"])
+        // Whole-binary findings (on line 1 of the binary, with a symbol) are not about the entitlement.
+        #expect(capabilities.map { (($0["notes"] as? [[String: Any]]) ?? []).map { $0["ruleId"] as? String ?? "?" } }
+                == [[], ["MOAT-PLAT-102", "MOAT-PLAT-401"]])
+        #expect(Self.entries(surface, "transportSecurityExceptions").map(Self.summary)
+                == ["NSAllowsArbitraryLoads @ demo.ipa!/Payload/Demo.app/Info.plist:1 (NSAppTransportSecurity.NSAllowsArbitraryLoads)"])
     }
 }

@@ -646,7 +646,12 @@ struct SurfaceBuilder {
             let candidates = Set(files.flatMap { byPath[$0] ?? [] }).sorted()
             for finding in candidates.map({ defects[$0] }) {
                 let location = finding.location
-                let samePlace = places.contains { $0.path == location.path && $0.line == location.line }
+                // Same line; a binary's symbol or a plist key must agree too (whole-binary findings sit on line 1).
+                let samePlace = places.contains { place in
+                    place.path == location.path && place.line == location.line && place.symbol == location.symbol
+                        && (place.keyPath == nil || location.keyPath == nil || place.keyPath == location.keyPath
+                            || item.keyPaths.contains(location.keyPath ?? ""))
+                }
                 let onPath = finding.related.contains { step in places.contains { $0.path == step.location.path && $0.line == step.location.line } }
                 let sameKey = location.keyPath.map { item.keyPaths.contains($0) && location.path == item.entry.location.path } ?? false
                 let sameFile = item.sameFile.map { files.contains(location.path) && $0(finding) } ?? false
@@ -667,11 +672,12 @@ struct SurfaceBuilder {
                 if item.entry.handlers.isEmpty {
                     validation.append("no handler found" + (ruleIds.contains("MOAT-PLAT-107") ? " (MOAT-PLAT-107)" : ""))
                 } else {
-                    if ruleIds.contains("MOAT-PLAT-303") { validation.append("a handler performs a sensitive action without validation or confirmation (MOAT-PLAT-303)") }
-                    if ruleIds.contains("MOAT-PLAT-108") { validation.append("deprecated handler (MOAT-PLAT-108)") }
-                    if validation.isEmpty {
+                    if ruleIds.contains("MOAT-PLAT-303") {
+                        validation.append("a handler performs a sensitive action without validation or confirmation (MOAT-PLAT-303)")
+                    } else {
                         validation.append(ran("MOAT-PLAT-303") ? "no unvalidated sensitive action found (MOAT-PLAT-303)" : "not checked (MOAT-PLAT-303 did not run)")
                     }
+                    if ruleIds.contains("MOAT-PLAT-108") { validation.append("deprecated handler (MOAT-PLAT-108)") }
                 }
                 if ruleIds.contains("MOAT-PLAT-109") { validation.append("generic scheme name (MOAT-PLAT-109)") }
                 item.entry.attributes["validation"] = validation.joined(separator: "; ")
