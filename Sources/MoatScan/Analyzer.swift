@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import MoatCore
 import MoatFormats
 import MoatRules
@@ -31,9 +32,12 @@ public struct Analyzer: Sendable {
         var findings: [Finding] = []
         for rule in sourceRules where type(of: rule).languages.contains(file.language) {
             var sink = FindingSink(rule: type(of: rule).description)
+            let start = DispatchTime.now().uptimeNanoseconds
             rule.check(file, &sink)
             findings.append(contentsOf: sink.findings)
-            if DispatchTime.now().uptimeNanoseconds > deadline { return (findings, type(of: rule).description.id) }
+            let now = DispatchTime.now().uptimeNanoseconds
+            RuleProfile.shared?.add(type(of: rule).description.id, nanoseconds: now &- start)
+            if now > deadline { return (findings, type(of: rule).description.id) }
         }
         return (findings, nil)
     }
@@ -76,5 +80,29 @@ public struct Analyzer: Sendable {
             findings.append(contentsOf: sink.findings)
         }
         return findings
+    }
+}
+
+/// Time spent in each source rule, collected when `MOAT_PROFILE_RULES` is set and printed to standard
+/// error at exit by the CLI (`RuleProfile.report()`): for finding the rules that dominate a scan.
+public final class RuleProfile: @unchecked Sendable {
+    public static let shared: RuleProfile? =
+        ProcessInfo.processInfo.environment["MOAT_PROFILE_RULES"] != nil ? RuleProfile() : nil
+
+    private var totals: [String: UInt64] = [:]
+    private let lock = NSLock()
+
+    func add(_ rule: String, nanoseconds: UInt64) {
+        lock.lock()
+        totals[rule, default: 0] &+= nanoseconds
+        lock.unlock()
+    }
+
+    /// The rules by time spent, slowest first.
+    public func report() -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return totals.sorted { $0.value > $1.value }.map { $0.key.padding(toLength: 16, withPad: " ", startingAt: 0) + String(format: " %8.3f s", Double($0.value) / 1e9) }
+            .joined(separator: "\n") + "\n"
     }
 }

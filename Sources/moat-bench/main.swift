@@ -62,6 +62,19 @@ func runPhase(_ phase: String, root: URL, cache: URL, jobs: Int) throws {
                 index += chunks
             }
         }
+    case "front-end":
+        // Parse, fold, lower into the code model and summarize, without rules.
+        for file in files where file.pathExtension == "swift" {
+            if let text = try? String(contentsOf: file, encoding: .utf8) {
+                _ = SourceSummary(file: SwiftFrontEnd.parse(source: text, path: file.lastPathComponent))
+            }
+        }
+    case "lower-only":
+        for file in files where file.pathExtension == "swift" {
+            if let text = try? String(contentsOf: file, encoding: .utf8) {
+                _ = SwiftFrontEnd.parse(source: text, path: file.lastPathComponent)
+            }
+        }
     default:
         var options = ScanOptions(paths: [root.path])
         options.cacheDirectory = cache
@@ -199,8 +212,13 @@ do {
     if arguments.first == "--phase", arguments.count == 5 {
         try runPhase(arguments[1], root: URL(fileURLWithPath: arguments[2]), cache: URL(fileURLWithPath: arguments[3]),
                      jobs: Int(arguments[4]) ?? 1)
+    } else if arguments.first == "--generate", arguments.count >= 2 {
+        // moat-bench --generate DIR [FILES [KB]]: write the synthetic corpus only, for profiling.
+        let files = arguments.count > 2 ? Int(arguments[2]) ?? 1000 : 1000
+        let kilobytes = arguments.count > 3 ? Int(arguments[3]) ?? 8 : 8
+        try generateCorpus(at: URL(fileURLWithPath: arguments[1]), files: files, kilobytesPerFile: kilobytes)
     } else if arguments.first == "--help" || arguments.first == "-h" {
-        print("Usage: moat-bench [PATH] [--files N] [--kilobytes-per-file K] [--jobs N]")
+        print("Usage: moat-bench [PATH] [--files N] [--kilobytes-per-file K] [--jobs N]\n       moat-bench --generate DIR [FILES [KB]]")
     } else {
         try runOrchestrator(arguments: arguments)
     }

@@ -25,7 +25,7 @@ final class TaintEngine {
     init(file: CodeFile) {
         self.file = file
         mentionsCloudKit = file.imports.contains("CloudKit") || file.typeReferences.contains { $0.name.hasPrefix("CKRecord") }
-            || file.source.contains("CKRecord")
+            || file.containsText("CKRecord")
     }
 
     /// Runs the analysis and returns every flow from a real source into a sink.

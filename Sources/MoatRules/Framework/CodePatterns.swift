@@ -101,6 +101,6 @@ extension CodeFile {
     /// lets a rule skip files that cannot match (a word in a comment still means "walk the model"); it
     /// never decides a finding.
     public func mentions(_ words: String...) -> Bool {
-        words.contains { source.contains($0) }
+        words.contains { containsText($0) }
     }
 }

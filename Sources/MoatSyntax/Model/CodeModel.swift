@@ -159,3 +159,30 @@ public struct TypeReference: Sendable, Hashable {
         self.range = range
     }
 }
+
+extension CodeFile {
+    /// Whether the raw source text contains these bytes (comments and strings included): a cheap
+    /// pre-filter for rules, much faster than `String.contains` (which goes through Foundation on Linux).
+    public func containsText(_ needle: String) -> Bool {
+        let pattern = Array(needle.utf8)
+        guard let first = pattern.first else { return true }
+        let search = { (haystack: UnsafeBufferPointer<UInt8>) -> Bool in
+            let count = haystack.count
+            let length = pattern.count
+            guard count >= length else { return false }
+            var index = 0
+            let last = count - length
+            while index <= last {
+                if haystack[index] == first {
+                    var matched = 1
+                    while matched < length && haystack[index + matched] == pattern[matched] { matched += 1 }
+                    if matched == length { return true }
+                }
+                index += 1
+            }
+            return false
+        }
+        if let found = source.utf8.withContiguousStorageIfAvailable(search) { return found }
+        return Array(source.utf8).withUnsafeBufferPointer(search)
+    }
+}
