@@ -7,7 +7,7 @@ internal import SwiftOperators
 public enum SwiftFrontEnd {
     public static func parse(source: String, path: String) -> CodeFile {
         let tree = Parser.parse(source: source)
-        let file = BoundedOperatorFolder(viewMode: .sourceAccurate).rewrite(tree).as(SourceFileSyntax.self) ?? tree
+        let file = tree
         var lowering = SwiftLowering(source: source)
         let (declarations, statements) = lowering.lowerItems(file.statements)
         let collector = SwiftTypeAndCommentCollector(lines: lowering.lines)
@@ -16,22 +16,6 @@ public enum SwiftFrontEnd {
                         statements: statements, comments: collector.comments,
                         typeReferences: collector.typeReferences, imports: collector.imports,
                         diagnostics: tree.hasError ? ["the Swift parser recovered from syntax errors"] : [])
-    }
-}
-
-/// Folds operator sequences into trees, except sequences longer than `maximumElements`: folding
-/// `v0 + v1 + ... + v1999` makes a tree 2,000 levels deep, and SwiftSyntax's own recursive traversals
-/// overflow the stack on it (found by the dataflow work). Long sequences stay flat and are lowered as a
-/// flat list of their operands.
-final class BoundedOperatorFolder: SyntaxRewriter {
-    static let maximumElements = 257
-
-    override func visit(_ node: SequenceExprSyntax) -> ExprSyntax {
-        let visited = super.visit(node)
-        guard let sequence = visited.as(SequenceExprSyntax.self), sequence.elements.count <= Self.maximumElements else {
-            return visited
-        }
-        return OperatorTable.standardOperators.foldSingle(sequence) { _ in }
     }
 }
 
@@ -113,14 +97,37 @@ private final class SwiftTypeAndCommentCollector: SyntaxVisitor {
 }
 
 struct SwiftLowering {
+    /// Operator sequences longer than this stay flat: folding `v0 + v1 + ... + v1999` makes a tree 2,000
+    /// levels deep, and SwiftSyntax's own recursive traversals overflow the stack on it. They are lowered
+    /// as a flat list of their operands.
+    static let maximumFoldedElements = 257
+
     let lines: LineTable
+    /// Operator sequences are folded one at a time while lowering (cheaper than rewriting the whole tree
+    /// first). A folded sequence is a detached tree whose positions start at 0: this is the absolute
+    /// offset of the detached tree being lowered.
+    private var baseOffset = 0
 
     init(source: String) {
         lines = LineTable(source)
     }
 
     func range(_ node: some SyntaxProtocol) -> SourceRange {
-        lines.range(node.positionAfterSkippingLeadingTrivia.utf8Offset, node.endPositionBeforeTrailingTrivia.utf8Offset)
+        lines.range(baseOffset + node.positionAfterSkippingLeadingTrivia.utf8Offset,
+                    baseOffset + node.endPositionBeforeTrailingTrivia.utf8Offset)
+    }
+
+    /// Folds `expr` when it is a short enough operator sequence and lowers the result with `body`, keeping
+    /// positions absolute. Returns nil when `expr` is not such a sequence.
+    private mutating func withFolded<T>(_ expr: ExprSyntax, _ body: (inout SwiftLowering, ExprSyntax) -> T) -> T? {
+        guard let sequence = expr.as(SequenceExprSyntax.self),
+              sequence.elements.count <= Self.maximumFoldedElements else { return nil }
+        let folded = OperatorTable.standardOperators.foldSingle(sequence) { _ in }
+        guard !folded.is(SequenceExprSyntax.self) else { return nil }
+        let saved = baseOffset
+        baseOffset += sequence.position.utf8Offset
+        defer { baseOffset = saved }
+        return body(&self, folded)
     }
 
     // MARK: Items, declarations
@@ -359,6 +366,9 @@ struct SwiftLowering {
     }
 
     mutating func lowerExpressionStatement(_ expr: ExprSyntax) -> Statement {
+        if let statement = withFolded(expr, { lowering, folded in lowering.lowerExpressionStatement(folded) }) {
+            return statement
+        }
         if let ifExpr = expr.as(IfExprSyntax.self) { return lowerIf(ifExpr) }
         if let switchExpr = expr.as(SwitchExprSyntax.self) { return lowerSwitch(switchExpr) }
         if let infix = expr.as(InfixOperatorExprSyntax.self) {
@@ -491,6 +501,7 @@ struct SwiftLowering {
     // MARK: Expressions
 
     mutating func lowerExpression(_ expr: ExprSyntax) -> Expression {
+        if let lowered = withFolded(expr, { lowering, folded in lowering.lowerExpression(folded) }) { return lowered }
         let exprRange = range(expr)
         func make(_ kind: Expression.Kind) -> Expression { Expression(kind: kind, range: exprRange) }
 
@@ -605,7 +616,7 @@ struct SwiftLowering {
         }
         if let node = expr.as(KeyPathExprSyntax.self) { return make(.typeValue(node.trimmedDescription)) }
         if let node = expr.as(SequenceExprSyntax.self) {
-            // Too long to fold (see BoundedOperatorFolder): keep the operands, flat.
+            // Too long to fold (see maximumFoldedElements): keep the operands, flat.
             let operands = node.elements.filter { !$0.is(BinaryOperatorExprSyntax.self) && !$0.is(AssignmentExprSyntax.self) }
             return make(.tuple(operands.map { Argument(label: nil, value: lowerExpression($0)) }))
         }
