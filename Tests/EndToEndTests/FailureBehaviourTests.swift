@@ -84,3 +84,29 @@ struct FailureBehaviourTests {
         #expect(Self.listing(root).contains(".moat-cache"))
     }
 }
+
+/// Secrets found in the scanned code never reach any output format in clear.
+struct RedactionInEveryFormatTests {
+    @Test(arguments: ["text", "json", "sarif", "xcode", "html", "markdown", "gitlab"])
+    func secretsAreRedacted(format: String) throws {
+        // Assembled at run time so that this test file holds no credential literal itself.
+        let secret = "AKIA" + "QWERTYUIOPASDFGH"
+        let token = "ghp" + "_0123456789abcdefghijklmnopqrstuvwxyzAB"
+        let root = try FailureBehaviourTests.tree([
+            "App/Keys.swift": """
+            import Foundation
+            struct Keys {
+                static let awsAccessKey = "\(secret)"
+                static let githubToken = "\(token)"
+            }
+            """,
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try ExampleAppTests.run(["scan", root.path, "--no-cache", "--format", format, "--show-suppressed"])
+        let output = String(decoding: result.stdout, as: UTF8.self)
+        #expect(result.status == 1, "the hard-coded credentials are findings (\(format))")
+        #expect(output.contains("Keys.swift"), "the report names the file (\(format))")
+        #expect(!output.contains(secret), "the AWS key appears in clear in the \(format) report")
+        #expect(!output.contains(token), "the GitHub token appears in clear in the \(format) report")
+    }
+}
