@@ -55,10 +55,13 @@ let package = Package(
         .target(name: "MoatReport", dependencies: ["MoatCore", "MoatScan", "MoatRules"]),
         .executableTarget(name: "moat", dependencies: ["MoatCore", "MoatScan", "MoatReport", "MoatRules"]),
         .executableTarget(name: "moat-bench", dependencies: ["MoatCore", "MoatScan", "MoatSyntax"]),
+        // Test-only writers of Mach-O, ZIP, DER/CMS and code-signature fixtures, shared by the test targets
+        // (imported with `@testable`).
+        .target(name: "MoatTestSupport", dependencies: ["CZlib"], path: "Tests/MoatTestSupport"),
         .testTarget(name: "MoatCoreTests", dependencies: ["MoatCore"]),
-        .testTarget(name: "MoatFormatsTests", dependencies: ["MoatFormats"]),
+        .testTarget(name: "MoatFormatsTests", dependencies: ["MoatTestSupport", "MoatFormats"]),
         .testTarget(name: "MoatSyntaxTests", dependencies: ["MoatSyntax"]),
-        .testTarget(name: "MoatRulesTests", dependencies: ["MoatRules", "MoatScan"]),
+        .testTarget(name: "MoatRulesTests", dependencies: ["MoatTestSupport", "MoatRules", "MoatScan"]),
         .testTarget(name: "MoatScanTests", dependencies: ["MoatScan", "MoatRules", "MoatFormats", "MoatSyntax", "MoatCore"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "MoatReportTests", dependencies: ["MoatReport", "MoatScan"]),

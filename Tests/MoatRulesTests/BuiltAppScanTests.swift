@@ -1,3 +1,4 @@
+@testable import MoatTestSupport
 import Foundation
 import Testing
 import MoatCore

@@ -1,3 +1,4 @@
+@testable import MoatTestSupport
 import Foundation
 
 /// A small built app as a list of files, written as an `.ipa` (in memory) or as folders (in a

@@ -1,3 +1,4 @@
+@testable import MoatTestSupport
 import Foundation
 @testable import MoatFormats
 
