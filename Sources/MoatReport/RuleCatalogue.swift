@@ -39,8 +39,9 @@ public enum RuleCatalogue {
         if !rule.mastg.isEmpty { out += "MASTG: \(rule.mastg.joined(separator: ", "))\n" }
         if !rule.cwe.isEmpty { out += "CWE: \(rule.cwe.map { "CWE-\($0)" }.joined(separator: ", "))\n" }
         out += "\nWhy it matters:\n  \(rule.rationale)\n\nHow to fix:\n  \(rule.fix)\n"
-        let references = rule.references + rule.masvs.map(Taxonomy.masvsURL) + rule.mastg.map(Taxonomy.mastgURL)
-            + rule.cwe.map(Taxonomy.cweURL)
+        var seen = Set<String>()
+        let references = (rule.references + rule.masvs.map(Taxonomy.masvsURL) + rule.mastg.map(Taxonomy.mastgURL)
+            + rule.cwe.map(Taxonomy.cweURL)).filter { seen.insert($0).inserted }
         if !references.isEmpty {
             out += "\nReferences:\n" + references.map { "  - \($0)\n" }.joined()
         }
