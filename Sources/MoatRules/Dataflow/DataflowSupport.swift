@@ -5,6 +5,7 @@ import MoatSyntax
 /// `URLSession` → URL, Session; `from_id` → from, id.
 enum CamelCase {
     static func words(_ text: String) -> [String] {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(text) }
         var words: [String] = []
         var current: [Character] = []
         let characters = Array(text)
@@ -22,6 +23,35 @@ enum CamelCase {
                 if previous.isLowercase || previous.isNumber || (previous.isUppercase && nextIsLower) { flush() }
             }
             current.append(character)
+        }
+        flush()
+        return words
+    }
+
+    /// The same split on bytes, for ASCII text (identifiers almost always are): for ASCII, the Unicode
+    /// letter, number and case properties are exactly these ranges, and a CR LF pair (one `Character`)
+    /// separates words just as its two bytes do.
+    private static func asciiWords(_ text: String) -> [String] {
+        @inline(__always) func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+        @inline(__always) func isLower(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") }
+        @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        var words: [String] = []
+        var current: [UInt8] = []
+        let bytes = Array(text.utf8)
+        func flush() {
+            if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
+            current.removeAll(keepingCapacity: true)
+        }
+        for (index, byte) in bytes.enumerated() {
+            guard isUpper(byte) || isLower(byte) || isDigit(byte) else {
+                flush()
+                continue
+            }
+            if isUpper(byte), let previous = current.last {
+                let nextIsLower = index + 1 < bytes.count && isLower(bytes[index + 1])
+                if isLower(previous) || isDigit(previous) || (isUpper(previous) && nextIsLower) { flush() }
+            }
+            current.append(byte)
         }
         flush()
         return words

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A language-neutral model of one Swift, Objective-C or C-family source file.
 ///
 /// The Swift front end lowers a SwiftParser tree into this model; the C-family front end builds it from
@@ -169,16 +177,17 @@ extension CodeFile {
         let search = { (haystack: UnsafeBufferPointer<UInt8>) -> Bool in
             let count = haystack.count
             let length = pattern.count
-            guard count >= length else { return false }
+            guard count >= length, let base = haystack.baseAddress else { return false }
             var index = 0
             let last = count - length
+            // memchr finds the candidate first bytes (vectorized by the C library).
             while index <= last {
-                if haystack[index] == first {
-                    var matched = 1
-                    while matched < length && haystack[index + matched] == pattern[matched] { matched += 1 }
-                    if matched == length { return true }
-                }
-                index += 1
+                guard let hit = memchr(base + index, Int32(first), last - index + 1) else { return false }
+                let position = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                var matched = 1
+                while matched < length && haystack[position + matched] == pattern[matched] { matched += 1 }
+                if matched == length { return true }
+                index = position + 1
             }
             return false
         }
