@@ -130,6 +130,21 @@ private struct CodeWalker {
                 walk(statements: elements, context: inner)
             }
             return
+        // The commonest statements hold one or two expressions and no block: walked without building the
+        // arrays of `expressions` and `blocks`.
+        case .expression(let expression), .throwStatement(let expression):
+            walk(expression: expression, context: context)
+            return
+        case .variable(_, _, let initializer, _):
+            if let initializer { walk(expression: initializer, context: context) }
+            return
+        case .assignment(let target, _, let value):
+            walk(expression: target, context: context)
+            walk(expression: value, context: context)
+            return
+        case .returnStatement(let value):
+            if let value { walk(expression: value, context: context) }
+            return
         default: break
         }
         for expression in statement.expressions { walk(expression: expression, context: context) }
@@ -138,13 +153,45 @@ private struct CodeWalker {
 
     mutating func walk(expression: Expression, context: WalkContext) {
         visit(.expression(expression), context)
-        if case .closure(_, let body) = expression.kind {
+        // The children in the order of `Expression.children`, without building that array for every node.
+        switch expression.kind {
+        case .closure(_, let body):
             var inner = context
             inner.closureDepth += 1
             walk(statements: body.statements, context: inner)
-            return
+        case .identifier, .integerLiteral, .floatLiteral, .booleanLiteral, .nilLiteral, .typeValue, .unknown:
+            break
+        case .member(let base, _):
+            if let base { walk(expression: base, context: context) }
+        case .call(let callee, let arguments, _):
+            walk(expression: callee, context: context)
+            for argument in arguments { walk(expression: argument.value, context: context) }
+        case .subscriptAccess(let base, let arguments):
+            walk(expression: base, context: context)
+            for argument in arguments { walk(expression: argument.value, context: context) }
+        case .stringLiteral(let segments):
+            for segment in segments {
+                if case .interpolation(let value) = segment { walk(expression: value, context: context) }
+            }
+        case .arrayLiteral(let elements):
+            for element in elements { walk(expression: element, context: context) }
+        case .dictionaryLiteral(let pairs):
+            for pair in pairs {
+                walk(expression: pair.key, context: context)
+                walk(expression: pair.value, context: context)
+            }
+        case .binary(_, let lhs, let rhs):
+            walk(expression: lhs, context: context)
+            walk(expression: rhs, context: context)
+        case .prefix(_, let operand), .postfix(_, let operand), .cast(let operand, _, _), .wrapped(_, let operand):
+            walk(expression: operand, context: context)
+        case .ternary(let condition, let then, let otherwise):
+            walk(expression: condition, context: context)
+            walk(expression: then, context: context)
+            walk(expression: otherwise, context: context)
+        case .tuple(let arguments):
+            for argument in arguments { walk(expression: argument.value, context: context) }
         }
-        for child in expression.children { walk(expression: child, context: context) }
     }
 }
 
