@@ -55,7 +55,8 @@ let package = Package(
         .target(name: "MoatReport", dependencies: ["MoatCore", "MoatScan", "MoatRules"]),
         .executableTarget(name: "moat", dependencies: ["MoatCore", "MoatScan", "MoatReport", "MoatRules"]),
         .executableTarget(name: "moat-bench", dependencies: ["MoatCore", "MoatScan", "MoatSyntax"]),
-        // Test-only writers of Mach-O, ZIP, DER/CMS and code-signature fixtures, shared by the test targets
+        // Test-only fixture writers (Mach-O, ZIP, DER/CMS, code signatures) and the runner of the built `moat`,
+        // shared by the test targets
         // (imported with `@testable`).
         .target(name: "MoatTestSupport", dependencies: ["CZlib"], path: "Tests/MoatTestSupport"),
         .testTarget(name: "MoatCoreTests", dependencies: ["MoatCore"]),
@@ -64,8 +65,8 @@ let package = Package(
         .testTarget(name: "MoatRulesTests", dependencies: ["MoatTestSupport", "MoatRules", "MoatScan"]),
         .testTarget(name: "MoatScanTests", dependencies: ["MoatScan", "MoatRules", "MoatFormats", "MoatSyntax", "MoatCore"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "MoatReportTests", dependencies: ["MoatReport", "MoatScan"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["MoatScan"]),
+        .testTarget(name: "MoatReportTests", dependencies: ["MoatTestSupport", "MoatReport", "MoatScan"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["MoatTestSupport", "MoatScan"]),
     ] + fuzzTargets,
     swiftLanguageModes: [.v6]
 )

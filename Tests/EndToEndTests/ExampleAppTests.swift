@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import MoatTestSupport
 
 /// Runs the built `moat` executable on the example app, as a user would.
 struct ExampleAppTests {
@@ -7,35 +8,8 @@ struct ExampleAppTests {
         .deletingLastPathComponent()
     static let exampleApp = packageRoot.appendingPathComponent("Examples/LeakyBank")
 
-    /// The `moat` binary next to the test bundle in `.build/<triple>/debug`.
-    static func moatExecutable() throws -> URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("moat")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        let fallback = packageRoot.appendingPathComponent(".build/debug/moat")
-        guard FileManager.default.isExecutableFile(atPath: fallback.path) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "moat executable (run `swift build` first)"])
-        }
-        return fallback
-    }
-
     static func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, stdout: Data, stderr: String) {
-        let process = Process()
-        process.executableURL = try moatExecutable()
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, stdout, String(decoding: stderr, as: UTF8.self))
+        try MoatProcess.run(arguments, packageRoot: packageRoot, in: directory)
     }
 
     static func expectedFindings() throws -> [String] {

@@ -3,46 +3,16 @@ import MoatCore
 import MoatScan
 import Testing
 @testable import MoatReport
+@testable import MoatTestSupport
 
 /// Runs the built `moat` executable for the commands and formats this module serves.
 @Suite struct CommandLineTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    static func moat() throws -> URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("moat")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        let fallback = packageRoot.appendingPathComponent(".build/debug/moat")
-        guard FileManager.default.isExecutableFile(atPath: fallback.path) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "moat executable (run `swift build` first)"])
-        }
-        return fallback
-    }
-
     static func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = try moat()
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let outURL = FileManager.default.temporaryDirectory.appendingPathComponent("moat-cli-\(UUID().uuidString)")
-        let errURL = outURL.appendingPathExtension("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outURL)
-            try? FileManager.default.removeItem(at: errURL)
-        }
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        try process.run()
-        process.waitUntilExit()
-        let stdout = String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self)
-        let stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
-        return (process.terminationStatus, stdout, stderr)
+        let (status, stdout, stderr) = try MoatProcess.run(arguments, packageRoot: packageRoot, in: directory)
+        return (status, String(decoding: stdout, as: UTF8.self), stderr)
     }
 
     static let web = "import UIKit\nfinal class Help {\n    let webView = UIWebView()\n}\n"
