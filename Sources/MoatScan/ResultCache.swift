@@ -14,6 +14,8 @@ public struct ResultCache: Sendable {
         public var summary: SourceSummary
         public var suppressions: [SuppressionDirective]
         public var errors: [ScanError]
+        /// The dataflow facts for other files (nil when no dataflow rule ran).
+        public var facts: DataflowFacts?
     }
 
     public static let defaultFolderName = ".moat-cache"
@@ -37,13 +39,20 @@ public struct ResultCache: Sendable {
         return "\(path)|\(size)|\(modified)"
     }()
 
-    public func key(path: String, content: Data) -> String {
+    /// The key of a file's results; `context` is what other files told its dataflow analysis.
+    public func key(path: String, content: Data, context: DataflowContext? = nil) -> String {
         var hasher = SHA256()
         hasher.update(salt.utf8)
         hasher.update([0])
         hasher.update(path.utf8)
         hasher.update([0])
         hasher.update(content)
+        if let context {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            hasher.update([0])
+            hasher.update((try? encoder.encode(context)) ?? Data())
+        }
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
