@@ -149,7 +149,15 @@ final class TaintEngine {
         }
         applySeeds(function, owner: owner, &state)
         interpreter.ownerName = owner?.name
-        if let body = function.body { interpreter.analyze(statements: body.statements, &state) }
+        if let body = function.body {
+            var statements = body.statements
+            // `func name() -> String { value }`: a single expression is what the function returns.
+            if file.language == .swift, statements.count == 1, case .expression(let value) = statements[0].kind,
+               let type = function.returnType, type != "Void", type != "()" {
+                statements = [Statement(kind: .returnStatement(value), range: statements[0].range)]
+            }
+            interpreter.analyze(statements: statements, &state)
+        }
         var summary = FunctionSummary()
         summary.returns = interpreter.returns.filter { taint in
             if case .parameter = taint.origin { return true }
