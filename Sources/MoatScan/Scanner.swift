@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import MoatCore
 import MoatFormats
@@ -76,6 +77,10 @@ public enum Scanner {
             let contexts = CrossFileLinker(facts: outcomes.map(\.facts)).contexts()
             let changed = outcomes.indices.filter { contexts[$0] != outcomes[$0].context }
             if changed.isEmpty { break }
+            let roundStart = DispatchTime.now().uptimeNanoseconds
+            defer {
+                RuleProfile.shared?.add("cross-file: \(changed.count) files again", nanoseconds: DispatchTime.now().uptimeNanoseconds &- roundStart)
+            }
             let again = fileAnalysis.run(changed.map { files[$0] }, contexts: changed.map { contexts[$0] }, jobs: options.jobs,
                                          progress: nil)
             for (position, index) in changed.enumerated() { outcomes[index] = again[position] }

@@ -138,6 +138,8 @@ public struct DataflowFacts: Sendable, Hashable, Codable {
     public var functions: [ExportedFunction] = []
     /// Lookup names of calls that resolved to no function of the file.
     public var calledNames: [String] = []
+    /// The subset of `calledNames` whose arguments carry untrusted data.
+    public var taintedCalls: [String] = []
     public var outgoing: [OutgoingCall] = []
     public var javaScriptProtocols: [JavaScriptProtocolFact] = []
     public var adoptions: [TypeAdoption] = []

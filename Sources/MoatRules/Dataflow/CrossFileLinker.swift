@@ -23,13 +23,17 @@ public struct CrossFileLinker {
         }
         var contexts: [Int: DataflowContext] = [:]
 
-        // Return summaries of other files' functions that the file calls.
+        // Return summaries of other files' functions that the file calls: those that return untrusted
+        // data, and those that transform what they receive when the call passes untrusted data.
         for (index, fileFacts) in facts.enumerated() {
             guard let fileFacts else { continue }
+            let tainted = Set(fileFacts.taintedCalls)
             var functions: [ExportedFunction] = []
             for name in fileFacts.calledNames {
-                guard let candidates = byName[name]?.filter({ $0.file != index }), candidates.contains(where: { $0.function.returns != nil })
-                else { continue }
+                guard let candidates = byName[name]?.filter({ $0.file != index }) else { continue }
+                let returnsSource = candidates.contains { $0.function.returns?.contains { $0.source != nil } == true }
+                let transforms = tainted.contains(name) && candidates.contains { $0.function.returns != nil }
+                guard returnsSource || transforms else { continue }
                 functions += candidates.map(\.function)
             }
             if !functions.isEmpty { contexts[index, default: DataflowContext()].functions = functions }

@@ -25,6 +25,7 @@ final class TaintEngine {
     private var seedsByFunction: [FunctionSignature: [DataflowSeed]] = [:]
     /// Calls to functions of no file in sight, and those carrying untrusted data (for `facts`).
     private(set) var calledNames: Set<String> = []
+    private(set) var taintedCalls: Set<String> = []
     private(set) var outgoing: [OutgoingCall] = []
     private var outgoingKeys: Set<OutgoingCall> = []
     /// Property types of the file's types, for receivers (`self.importer.save(...)`).
@@ -115,6 +116,7 @@ final class TaintEngine {
                                                     location: ExternalLocation(file, function.nameRange), returns: returns))
         }
         facts.calledNames = calledNames.sorted()
+        facts.taintedCalls = taintedCalls.sorted()
         facts.outgoing = outgoing
         for type in file.allTypes {
             if (type.kind == .protocol || type.kind == .objcProtocol) && type.inherits.contains("JSExport") {
@@ -293,13 +295,14 @@ final class TaintEngine {
 
     func noteUnresolved(_ shape: CallShape, location: SourceRange, argumentTaints: [[Taint]], confirmed: Bool) {
         calledNames.insert(shape.name)
-        guard outgoing.count < Self.maximumOutgoing else { return }
         var arguments: [OutgoingCall.Argument] = []
         for (index, taints) in argumentTaints.enumerated() {
             let real = taints.filter { $0.source != nil && $0.classLookup == nil && $0.product == nil }
             if !real.isEmpty { arguments.append(OutgoingCall.Argument(index: index, taints: real.prefix(4).map { $0.portable(in: file) })) }
         }
         guard !arguments.isEmpty else { return }
+        taintedCalls.insert(shape.name)
+        guard outgoing.count < Self.maximumOutgoing else { return }
         let call = OutgoingCall(call: shape, location: ExternalLocation(file, location), arguments: arguments, confirmed: confirmed)
         if outgoingKeys.insert(call).inserted { outgoing.append(call) }
     }
