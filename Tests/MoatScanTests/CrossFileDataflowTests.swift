@@ -125,6 +125,37 @@ struct CrossFileDataflowTests {
         #expect(related.contains("App/DeepLinks.swift:4"))
     }
 
+    @Test func whatOneCallerPassesDoesNotReachTheFunctionsOtherCallers() throws {
+        // Handler.swift passes URL input to `normalize`; its other callers pass constants and stay quiet.
+        let tree = try TemporaryTree([
+            "App/Handler.swift": """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                let name = Names.normalize(url.query ?? "")
+                return name.isEmpty
+            }
+            """,
+            "App/Names.swift": """
+            enum Names {
+                static func normalize(_ raw: String) -> String {
+                    return raw.lowercased()
+                }
+                static func createDefault() {
+                    let path = NSTemporaryDirectory() + "/" + normalize("Default")
+                    FileManager.default.createFile(atPath: path, contents: nil)
+                }
+            }
+            """,
+            "App/Other.swift": """
+            func makeDefault() {
+                let name = Names.normalize("Other")
+                FileManager.default.createFile(atPath: NSTemporaryDirectory() + "/" + name, contents: nil)
+            }
+            """,
+        ])
+        defer { tree.remove() }
+        #expect(Self.pathFindings(try tree.scan()).isEmpty)
+    }
+
     @Test func anAmbiguousCallIsNotFollowed() throws {
         // Two types define `importFile(named:contents:)` and the receiver's type is unknown: the call
         // could be either, so neither gets the value.

@@ -244,10 +244,11 @@ extension PortableTaint {
     var checkSet: Set<TaintCheck> { Set(checks.compactMap(TaintCheck.init(rawValue:))) }
 
     /// A real source entering this file at `range` (a call or a function name).
-    func sourceTaint(at range: SourceRange, suffix: String) -> Taint? {
+    func sourceTaint(at range: SourceRange, suffix: String, passedIn: Bool) -> Taint? {
         guard let source, let kind = SourceKind(rawValue: source.kind) else { return nil }
-        let hit = SourceHit(kind: kind, description: source.description + suffix, range: range, confidence: source.confidence,
+        var hit = SourceHit(kind: kind, description: source.description + suffix, range: range, confidence: source.confidence,
                             isSystemFileURL: source.isSystemFileURL, external: source.location)
+        hit.passedIn = passedIn
         var taint = Taint(origin: .source(hit))
         taint.checks = checkSet
         taint.latent = latent.map(Set.init)

@@ -162,8 +162,10 @@ final class TaintEngine {
         }
         var summary = FunctionSummary()
         summary.returns = interpreter.returns.filter { taint in
-            if case .parameter = taint.origin { return true }
-            return taint.isActive
+            switch taint.origin {
+            case .parameter: return true
+            case .source(let hit): return taint.isActive && !hit.passedIn
+            }
         }
         summary.flows = interpreter.parameterFlows
         return (summary, interpreter.flows, interpreter.callees)
@@ -233,7 +235,7 @@ final class TaintEngine {
         for seed in seeds where seed.parameter < function.parameters.count {
             let parameter = function.parameters[seed.parameter]
             let suffix = ", passed to \(function.fullName) from \(seed.call.shortDescription)"
-            guard var taint = seed.taint.sourceTaint(at: function.nameRange, suffix: suffix) else { continue }
+            guard var taint = seed.taint.sourceTaint(at: function.nameRange, suffix: suffix, passedIn: true) else { continue }
             taint.append(PathStep(range: function.nameRange, message: "passed to \(function.fullName) as `\(parameter.name)`", external: seed.call))
             taint.lineage = [parameter.name]
             if let type = parameter.type, Self.isInertType(type) { taint.checks.insert(.numeric) }
@@ -1306,7 +1308,7 @@ struct FunctionInterpreter {
         var result: [Taint] = []
         for inner in returns {
             guard let parameter = inner.parameter else {
-                if var taint = inner.sourceTaint(at: call.range, suffix: "") {
+                if var taint = inner.sourceTaint(at: call.range, suffix: "", passedIn: false) {
                     taint.addStep(call.range, "returned by \(name) (\(place))")
                     result.merge([taint])
                 }

@@ -32,6 +32,9 @@ public struct SourceHit: Sendable, Hashable {
     /// Set when the input entered in another file and was passed to a function of this one: where it
     /// entered (`range` is then the function's name).
     public var external: ExternalLocation?
+    /// Another file passed the input to a parameter of this function: it is what that caller passed, not
+    /// what the function returns to its other callers.
+    public var passedIn = false
 
     public init(kind: SourceKind, description: String, range: SourceRange, confidence: Confidence = .high,
                 isSystemFileURL: Bool = false, external: ExternalLocation? = nil) {
