@@ -16,7 +16,7 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
         // leakybank://receipt?file=NAME saves a receipt: the store is in another file (Storage/ReceiptStore.swift).
         if components.host == "receipt", let name = components.queryItems?.first(where: { $0.name == "file" })?.value {
             ReceiptStore.shared.saveReceipt(named: name, data: Data())              // MOAT-CODE-301, reported in ReceiptStore.swift
-            if let safeName = ReceiptNames.sanitized(name) {
+            if let safeName = ReceiptNames.singleComponent(name) {
                 ReceiptStore.shared.archiveReceipt(named: safeName, data: Data())   // safe: ReceiptNames applies the WWDC idiom
             }
             return true

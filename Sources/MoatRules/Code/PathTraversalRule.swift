@@ -163,14 +163,14 @@ public struct PathTraversalRule: SourceRule {
                     func scene(_ scene: UIScene, openURLContexts URLContexts: Set<UIOpenURLContext>) {
                         guard let url = URLContexts.first?.url,
                               let name = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value,
-                              let safeName = FileNames.sanitized(name) else { return }
+                              let safeName = FileNames.singleComponent(name) else { return }
                         importer.importFile(named: safeName, contents: Data())
                     }
                 }
                 """),
                 ExampleFile(name: "FileNames.swift", content: """
                 enum FileNames {
-                    static func sanitized(_ name: String) -> String? {
+                    static func singleComponent(_ name: String) -> String? {
                         let safeFileName = (name as NSString).lastPathComponent
                         guard !safeFileName.isEmpty, safeFileName != ".", safeFileName != ".." else { return nil }
                         return safeFileName

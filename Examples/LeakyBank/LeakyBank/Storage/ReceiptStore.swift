@@ -11,7 +11,7 @@ final class ReceiptStore {
         try? data.write(to: destination, options: .completeFileProtection)    // MOAT-CODE-301: "../" leaves Documents
     }
 
-    /// Called only with names that went through ReceiptNames.sanitized.
+    /// Called only with names that went through ReceiptNames.singleComponent.
     func archiveReceipt(named name: String, data: Data) {
         let destination = folder.appendingPathComponent(name)
         try? data.write(to: destination, options: .completeFileProtection)    // safe
