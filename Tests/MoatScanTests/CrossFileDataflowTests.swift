@@ -244,4 +244,48 @@ struct CrossFileDataflowTests {
         #expect(findings.map { "\($0.location.path):\($0.location.line):\($0.location.column)" } == ["App/NoteBridge.m:6:5"])
         #expect(findings.first?.message.contains("a parameter of the JSExport method saveNote:text:") == true)
     }
+
+    @Test func objectiveCMessagesAndCFunctionsAreFollowedAcrossFiles() throws {
+        let tree = try TemporaryTree([
+            "App/LBLinkHandler.m": """
+            @implementation LBLinkHandler
+            - (BOOL)application:(UIApplication *)app openURL:(NSURL *)url options:(NSDictionary *)options {
+                NSString *name = url.query;
+                [[LBReceiptStore sharedStore] saveReceiptNamed:name];
+                return YES;
+            }
+            @end
+            """,
+            "App/LBReceiptStore.m": """
+            @implementation LBReceiptStore
+            - (void)saveReceiptNamed:(NSString *)name {
+                NSString *path = [NSTemporaryDirectory() stringByAppendingPathComponent:name];
+                [[NSFileManager defaultManager] createFileAtPath:path contents:nil attributes:nil];
+            }
+            @end
+            """,
+            "App/net.c": """
+            int handle_record(const unsigned char *buf, size_t len);
+            void read_loop(int fd) {
+                unsigned char buf[512];
+                ssize_t n = recv(fd, buf, sizeof(buf), 0);
+                if (n > 0) handle_record(buf, (size_t)n);
+            }
+            """,
+            "App/record.c": """
+            struct header { unsigned int kind; unsigned int size; };
+            int handle_record(const unsigned char *buf, size_t len) {
+                struct header h;
+                memcpy(&h, buf, len);
+                return (int)h.kind;
+            }
+            """,
+        ])
+        defer { tree.remove() }
+        let findings = try tree.scan().findings.filter { $0.ruleId.hasPrefix("MOAT-CODE-30") }
+        #expect(findings.map { "\($0.ruleId) \($0.location.path):\($0.location.line)" }
+                == ["MOAT-CODE-301 App/LBReceiptStore.m:4", "MOAT-CODE-304 App/record.c:4"])
+        #expect(findings.first?.message.contains("passed to saveReceiptNamed: from LBLinkHandler.m:4") == true)
+        #expect(findings.last?.message.contains("by recv, passed to handle_record from net.c:5") == true)
+    }
 }
