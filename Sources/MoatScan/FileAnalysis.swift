@@ -17,8 +17,40 @@ struct FileOutcome: Sendable {
     var interfaceBuilder: InterfaceBuilderDocument?
     var suppressions: [SuppressionDirective] = []
     /// What the dataflow analysis of a source file tells other files, and what they told it.
-    var facts: DataflowFacts?
+    var facts: StoredFacts?
     var context: DataflowContext?
+}
+
+/// A file's dataflow facts: in full after an analysis, or as the index and the JSON text of a cache entry
+/// (decoded only when the linker needs it).
+struct StoredFacts: Sendable {
+    let index: DataflowFactsIndex
+    private let full: DataflowFacts?
+    private let text: String?
+
+    init(_ facts: DataflowFacts) {
+        index = DataflowFactsIndex(facts)
+        full = facts
+        text = nil
+    }
+
+    init(index: DataflowFactsIndex, text: String) {
+        self.index = index
+        full = nil
+        self.text = text
+    }
+
+    var facts: DataflowFacts? {
+        if let full { return full }
+        guard let text else { return nil }
+        return try? JSONDecoder().decode(DataflowFacts.self, from: Data(text.utf8))
+    }
+
+    var encoded: String? {
+        if let text { return text }
+        guard let full, let data = try? JSONEncoder().encode(full) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
 }
 
 /// Loads and analyzes files in parallel (bounded by `jobs`), with results in input order so the output
@@ -79,7 +111,7 @@ struct FileAnalysis: Sendable {
             outcome.summary = entry.summary
             outcome.suppressions = entry.suppressions
             outcome.errors = entry.errors
-            outcome.facts = entry.facts
+            if let index = entry.factsIndex, let text = entry.facts { outcome.facts = StoredFacts(index: index, text: text) }
             return outcome
         }
         switch loader.load(file, data: data) {
@@ -89,7 +121,7 @@ struct FileAnalysis: Sendable {
             let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, budget) * 1_000_000_000)
             Dataflow.pin(code, context: context)
             let (findings, overran) = analyzer.analyze(code, deadline: deadline)
-            outcome.facts = Dataflow.release(code)
+            outcome.facts = Dataflow.release(code).map(StoredFacts.init)
             outcome.findings = findings
             if let overran {
                 outcome.errors.append(ScanError(path: file.path, message: "analysis exceeded the \(Int(budget))-second budget for one file; rules not run after \(overran)"))
@@ -98,7 +130,8 @@ struct FileAnalysis: Sendable {
             outcome.suppressions = SuppressionDirective.directives(in: code)
             if let key, let summary = outcome.summary {
                 cache?.store(ResultCache.Entry(findings: outcome.findings, summary: summary, suppressions: outcome.suppressions,
-                                               errors: outcome.errors, facts: outcome.facts), for: key)
+                                               errors: outcome.errors, factsIndex: outcome.facts?.index,
+                                               facts: outcome.facts?.encoded), for: key)
             }
         case .success(.propertyList(let plist)):
             outcome.findings = analyzer.analyze(plist)

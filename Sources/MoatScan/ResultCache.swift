@@ -14,8 +14,10 @@ public struct ResultCache: Sendable {
         public var summary: SourceSummary
         public var suppressions: [SuppressionDirective]
         public var errors: [ScanError]
-        /// The dataflow facts for other files (nil when no dataflow rule ran).
-        public var facts: DataflowFacts?
+        /// The names in the dataflow facts for other files (nil when no dataflow rule ran).
+        public var factsIndex: DataflowFactsIndex?
+        /// The facts themselves, as JSON text: decoded only when the linker needs them.
+        public var facts: String?
     }
 
     public static let defaultFolderName = ".moat-cache"

@@ -74,7 +74,12 @@ public enum Scanner {
         var outcomes = fileAnalysis.run(files, jobs: options.jobs, progress: options.progress)
         // Dataflow across files: analyze again the files that other files' facts tell something new.
         for _ in 0..<Self.crossFileRounds {
-            let contexts = CrossFileLinker(facts: outcomes.map(\.facts)).contexts()
+            let needed = CrossFileLinker.neededFiles(outcomes.map { $0.facts?.index })
+            let facts = outcomes.indices.map { index -> DataflowFacts? in
+                guard let stored = outcomes[index].facts else { return nil }
+                return needed.contains(index) ? stored.facts : DataflowFacts(light: stored.index)
+            }
+            let contexts = CrossFileLinker(facts: facts, paths: files.map(\.path)).contexts()
             let changed = outcomes.indices.filter { contexts[$0] != outcomes[$0].context }
             if changed.isEmpty { break }
             let roundStart = DispatchTime.now().uptimeNanoseconds

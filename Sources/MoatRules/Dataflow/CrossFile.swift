@@ -25,8 +25,14 @@ public struct ExternalLocation: Sendable, Hashable, Codable {
         self.column = column
     }
 
+    /// A place in this file, for its facts: the path is left empty (the facts are stored apart from the
+    /// path, and the linker fills it in, see `resolved`).
     init(_ file: CodeFile, _ range: SourceRange) {
-        self.init(path: file.path, line: range.start.line, column: range.start.column)
+        self.init(path: "", line: range.start.line, column: range.start.column)
+    }
+
+    func resolved(_ path: String) -> ExternalLocation {
+        self.path.isEmpty ? ExternalLocation(path: path, line: line, column: column) : self
     }
 
     /// `Importer.swift:12`, for messages.
@@ -68,6 +74,13 @@ public struct ExportedFunction: Sendable, Hashable, Codable {
     /// Taints of the returned value; nil when the function returns its inputs as they came (callers then
     /// treat the call like any unknown call).
     public var returns: [PortableTaint]?
+
+    func resolved(_ path: String) -> ExportedFunction {
+        var copy = self
+        copy.location = location.resolved(path)
+        copy.returns = returns?.map { $0.resolved(path) }
+        return copy
+    }
 }
 
 /// A source that entered in some file, in a form another file's analysis can carry.
@@ -236,11 +249,23 @@ extension Taint {
         return PortableTaint(parameter: parameter, source: source, checks: checks.map(\.rawValue).sorted(),
                              latent: latent.map { $0.sorted() }, resetsCallerChecks: resetsCallerChecks,
                              members: members.sorted(),
-                             steps: parameter != nil ? [] : steps.map { PortableStep(location: $0.external ?? ExternalLocation(file, $0.range), message: $0.message) })
+                             steps: parameter != nil ? [] : Self.kept(steps).map { PortableStep(location: $0.external ?? ExternalLocation(file, $0.range), message: $0.message) })
+    }
+
+    /// The steps another file's finding shows: the first two and the last six.
+    static func kept(_ steps: [PathStep]) -> [PathStep] {
+        steps.count <= 8 ? steps : Array(steps.prefix(2) + steps.suffix(6))
     }
 }
 
 extension PortableTaint {
+    func resolved(_ path: String) -> PortableTaint {
+        var copy = self
+        if let location = source?.location { copy.source?.location = location.resolved(path) }
+        copy.steps = steps.map { PortableStep(location: $0.location.resolved(path), message: $0.message) }
+        return copy
+    }
+
     var checkSet: Set<TaintCheck> { Set(checks.compactMap(TaintCheck.init(rawValue:))) }
 
     /// A real source entering this file at `range` (a call or a function name).

@@ -9,9 +9,12 @@ public struct CrossFileLinker {
     static let maximumSeedsPerParameter = 8
 
     public let facts: [DataflowFacts?]
+    /// The path of each file: places in a file's own facts have an empty path.
+    public let paths: [String]
 
-    public init(facts: [DataflowFacts?]) {
+    public init(facts: [DataflowFacts?], paths: [String]) {
         self.facts = facts
+        self.paths = paths
     }
 
     /// The context of each file (by index in `facts`); files with nothing to learn get none.
@@ -34,7 +37,7 @@ public struct CrossFileLinker {
                 let returnsSource = candidates.contains { $0.function.returns?.contains { $0.source != nil } == true }
                 let transforms = tainted.contains(name) && candidates.contains { $0.function.returns != nil }
                 guard returnsSource || transforms else { continue }
-                functions += candidates.map(\.function)
+                functions += candidates.map { $0.function.resolved(paths[$0.file]) }
             }
             if !functions.isEmpty { contexts[index, default: DataflowContext()].functions = functions }
         }
@@ -55,7 +58,9 @@ public struct CrossFileLinker {
                         guard perParameter[key, default: 0] < Self.maximumSeedsPerParameter else { break }
                         perParameter[key, default: 0] += 1
                         seeds[target.file, default: []].append(DataflowSeed(function: target.function.signature, parameter: parameter,
-                                                                           taint: taint, call: call.location, confirmed: call.confirmed))
+                                                                           taint: taint.resolved(paths[index]),
+                                                                           call: call.location.resolved(paths[index]),
+                                                                           confirmed: call.confirmed))
                     }
                 }
             }
@@ -89,5 +94,71 @@ public struct CrossFileLinker {
             }
         }
         return contexts
+    }
+}
+
+/// The names in a file's facts: enough to tell which files the linker needs in full. A warm scan keeps
+/// every file's index and decodes the full facts only of those files.
+public struct DataflowFactsIndex: Sendable, Hashable, Codable {
+    /// Lookup names of the file's functions, and of those with a return summary.
+    public var functionNames: [String]
+    public var summarizedNames: [String]
+    public var calledNames: [String]
+    /// Lookup names of the calls in `outgoing`.
+    public var outgoingNames: [String]
+    public var taintedCalls: [String]
+    public var javaScriptProtocols: [JavaScriptProtocolFact]
+    public var adoptions: [TypeAdoption]
+    public var implementedTypes: [String]
+
+    public init(_ facts: DataflowFacts) {
+        functionNames = Array(Set(facts.functions.map(\.signature.lookupName))).sorted()
+        summarizedNames = Array(Set(facts.functions.filter { $0.returns != nil }.map(\.signature.lookupName))).sorted()
+        calledNames = facts.calledNames
+        outgoingNames = Array(Set(facts.outgoing.map(\.call.name))).sorted()
+        taintedCalls = facts.taintedCalls
+        javaScriptProtocols = facts.javaScriptProtocols
+        adoptions = facts.adoptions
+        implementedTypes = facts.implementedTypes
+    }
+}
+
+extension DataflowFacts {
+    /// The facts of a file the linker does not need in full: its names, without functions or calls.
+    public init(light index: DataflowFactsIndex) {
+        self.init()
+        calledNames = index.calledNames
+        taintedCalls = index.taintedCalls
+        javaScriptProtocols = index.javaScriptProtocols
+        adoptions = index.adoptions
+        implementedTypes = index.implementedTypes
+    }
+}
+
+extension CrossFileLinker {
+    /// The files whose full facts the linker needs: those that define a function some other file's call
+    /// may resolve to, and those whose calls carry untrusted data to such a function. With light facts
+    /// for every other file, the linker gives the same contexts as with full facts everywhere.
+    public static func neededFiles(_ indexes: [DataflowFactsIndex?]) -> Set<Int> {
+        var definers: [String: [Int]] = [:]
+        var summarized: [String: [Int]] = [:]
+        for (index, fileIndex) in indexes.enumerated() {
+            for name in fileIndex?.functionNames ?? [] { definers[name, default: []].append(index) }
+            for name in fileIndex?.summarizedNames ?? [] { summarized[name, default: []].append(index) }
+        }
+        var needed = Set<Int>()
+        for (index, fileIndex) in indexes.enumerated() {
+            guard let fileIndex else { continue }
+            for name in fileIndex.calledNames where summarized[name]?.contains(where: { $0 != index }) == true {
+                needed.formUnion(definers[name] ?? [])
+            }
+            for name in fileIndex.outgoingNames {
+                let others = (definers[name] ?? []).filter { $0 != index }
+                guard !others.isEmpty else { continue }
+                needed.formUnion(others)
+                needed.insert(index)
+            }
+        }
+        return needed
     }
 }

@@ -64,7 +64,8 @@ struct CrossFileLinkerTests {
         - (void)run:(NSString *)name { }
         @end
         """
-        let contexts = CrossFileLinker(facts: Self.facts([("NoteBridge.h", header), ("NoteBridge.m", implementation), ("Local.m", local)])).contexts()
+        let contexts = CrossFileLinker(facts: Self.facts([("NoteBridge.h", header), ("NoteBridge.m", implementation), ("Local.m", local)]),
+                                       paths: ["NoteBridge.h", "NoteBridge.m", "Local.m"]).contexts()
         #expect(contexts.keys.sorted() == [1])
         #expect(contexts[1]?.javaScriptExports == [JavaScriptProtocolFact(name: "NoteBridge", methods: ["saveNote:"])])
     }
@@ -87,5 +88,59 @@ struct CrossFileLinkerTests {
         let defaulted = [signature("FileStore", "save(named:overwrite:)", ["named", "overwrite"])]
         let resolved = CrossFileResolver.resolve(call(receiver: "FileStore", hasReceiver: true), among: defaulted)
         #expect(resolved?.0 == 0 && resolved?.1 == [0: 0])
+    }
+
+    @Test func lightFactsForFilesTheLinkerDoesNotNeedGiveTheSameContexts() throws {
+        let files = [
+            ("Handler.swift", """
+            class Handler {
+                let importer = FileImporter()
+                func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                    let name = NameCleaner.clean(url.query ?? "")
+                    importer.importFile(named: name)
+                    return true
+                }
+            }
+            """),
+            ("FileImporter.swift", """
+            final class FileImporter {
+                func importFile(named name: String) {
+                    try? Data().write(to: URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(name))
+                }
+            }
+            """),
+            ("NameCleaner.swift", """
+            enum NameCleaner {
+                static func clean(_ raw: String) -> String {
+                    guard raw != ".." else { return "untitled" }
+                    return raw
+                }
+            }
+            """),
+            ("Unrelated.swift", """
+            struct Formatter {
+                func format(_ value: Double) -> String { String(value) }
+                func importFile(named name: String, overwrite: Bool) { }
+            }
+            """),
+        ]
+        let facts = Self.facts(files)
+        let paths = files.map(\.0)
+        let needed = CrossFileLinker.neededFiles(facts.map { $0.map(DataflowFactsIndex.init) })
+        #expect(needed == [0, 1, 2, 3], "Unrelated.swift also defines importFile(named:...): a candidate")
+        let full = CrossFileLinker(facts: facts, paths: paths).contexts()
+        #expect(full[1]?.seeds.map { "\($0.function.fullName) \($0.parameter) \($0.call.path):\($0.call.line)" }
+                == ["importFile(named:) 0 Handler.swift:5"])
+        #expect(full[1]?.seeds.first?.taint.source?.location.path == "Handler.swift")
+        #expect(full[0]?.functions.map { "\($0.signature.fullName) \($0.location.path)" } == ["clean(_:) NameCleaner.swift"])
+        // Without the formatter's namesake, Unrelated.swift is not needed, and light facts give the same.
+        var renamed = facts
+        renamed[3] = Self.facts([("Unrelated.swift", "struct Formatter { func format(_ value: Double) -> String { String(value) } }")])[0]
+        let neededAfter = CrossFileLinker.neededFiles(renamed.map { $0.map(DataflowFactsIndex.init) })
+        #expect(neededAfter == [0, 1, 2])
+        let mixed = renamed.enumerated().map { index, facts in
+            neededAfter.contains(index) ? facts : facts.map { DataflowFacts(light: DataflowFactsIndex($0)) }
+        }
+        #expect(CrossFileLinker(facts: mixed, paths: paths).contexts() == CrossFileLinker(facts: renamed, paths: paths).contexts())
     }
 }
