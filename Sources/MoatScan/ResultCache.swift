@@ -6,8 +6,9 @@ import MoatSyntax
 /// Per-file analysis results of source files, keyed by content hash, tool version, the rules that ran
 /// and the file's path. A second scan of an unchanged tree only reads and hashes files.
 ///
-/// Layout: `<cache dir>/v1/<first two hex digits>/<key>.json`. Entries are written atomically; an
-/// unreadable or corrupt entry is a miss, never an error.
+/// Layout: `<cache dir>/v1/<first two hex digits>/<key>.json`: the entry's JSON, then (for source files
+/// analyzed by the dataflow rules) a newline and the file's dataflow facts as JSON. Entries are written
+/// atomically; an unreadable or corrupt entry is a miss, never an error (corrupt facts count as none).
 public struct ResultCache: Sendable {
     public struct Entry: Codable, Sendable {
         public var findings: [Finding]
@@ -16,8 +17,13 @@ public struct ResultCache: Sendable {
         public var errors: [ScanError]
         /// The names in the dataflow facts for other files (nil when no dataflow rule ran).
         public var factsIndex: DataflowFactsIndex?
-        /// The facts themselves, as JSON text: decoded only when the linker needs them.
+        /// The facts themselves, as JSON text: decoded only when the linker needs them. Stored after the
+        /// entry's JSON, on a line of its own, so that loading an entry does not even read it as a string.
         public var facts: String?
+
+        enum CodingKeys: String, CodingKey {
+            case findings, summary, suppressions, errors, factsIndex
+        }
     }
 
     public static let defaultFolderName = ".moat-cache"
@@ -65,14 +71,22 @@ public struct ResultCache: Sendable {
 
     public func load(_ key: String) -> Entry? {
         guard let data = try? Data(contentsOf: url(for: key)) else { return nil }
-        return try? JSONDecoder().decode(Entry.self, from: data)
+        // The entry's JSON has no raw newline; the facts follow the first one.
+        let newline = data.firstIndex(of: 0x0A)
+        guard var entry = try? JSONDecoder().decode(Entry.self, from: newline.map { data[data.startIndex..<$0] } ?? data) else { return nil }
+        if let newline { entry.facts = String(decoding: data[data.index(after: newline)...], as: UTF8.self) }
+        return entry
     }
 
     public func store(_ entry: Entry, for key: String) {
         let destination = url(for: key)
         do {
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let data = try JSONEncoder().encode(entry)
+            var data = try JSONEncoder().encode(entry)
+            if let facts = entry.facts {
+                data.append(0x0A)
+                data.append(contentsOf: Array(facts.utf8))
+            }
             try data.write(to: destination, options: .atomic)
         } catch {
             // A cache that cannot be written only costs time.
