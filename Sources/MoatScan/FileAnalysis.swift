@@ -26,7 +26,7 @@ struct FileOutcome: Sendable {
 struct StoredFacts: Sendable {
     let index: DataflowFactsIndex
     private let full: DataflowFacts?
-    private let text: String?
+    private let text: Data?
 
     init(_ facts: DataflowFacts) {
         index = DataflowFactsIndex(facts)
@@ -34,7 +34,7 @@ struct StoredFacts: Sendable {
         text = nil
     }
 
-    init(index: DataflowFactsIndex, text: String) {
+    init(index: DataflowFactsIndex, text: Data) {
         self.index = index
         full = nil
         self.text = text
@@ -43,13 +43,12 @@ struct StoredFacts: Sendable {
     var facts: DataflowFacts? {
         if let full { return full }
         guard let text else { return nil }
-        return try? JSONDecoder().decode(DataflowFacts.self, from: Data(text.utf8))
+        return try? JSONDecoder().decode(DataflowFacts.self, from: text)
     }
 
-    var encoded: String? {
+    var encoded: Data? {
         if let text { return text }
-        guard let full, let data = try? JSONEncoder().encode(full) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        return full.flatMap { try? JSONEncoder().encode($0) }
     }
 }
 

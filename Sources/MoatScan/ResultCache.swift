@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import MoatCore
 import MoatRules
 import MoatSyntax
@@ -19,7 +22,7 @@ public struct ResultCache: Sendable {
         public var factsIndex: DataflowFactsIndex?
         /// The facts themselves, as JSON text: decoded only when the linker needs them. Stored after the
         /// entry's JSON, on a line of its own, so that loading an entry does not even read it as a string.
-        public var facts: String?
+        public var facts: Data?
 
         enum CodingKeys: String, CodingKey {
             case findings, summary, suppressions, errors, factsIndex
@@ -72,9 +75,13 @@ public struct ResultCache: Sendable {
     public func load(_ key: String) -> Entry? {
         guard let data = try? Data(contentsOf: url(for: key)) else { return nil }
         // The entry's JSON has no raw newline; the facts follow the first one.
-        let newline = data.firstIndex(of: 0x0A)
-        guard var entry = try? JSONDecoder().decode(Entry.self, from: newline.map { data[data.startIndex..<$0] } ?? data) else { return nil }
-        if let newline { entry.facts = String(decoding: data[data.index(after: newline)...], as: UTF8.self) }
+        let newline: Int? = data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress, let found = memchr(base, 0x0A, bytes.count) else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
+        }
+        let json = newline.map { data.prefix($0) } ?? data
+        guard var entry = try? JSONDecoder().decode(Entry.self, from: json) else { return nil }
+        if let newline { entry.facts = data.suffix(from: data.startIndex + newline + 1) }
         return entry
     }
 
@@ -85,7 +92,7 @@ public struct ResultCache: Sendable {
             var data = try JSONEncoder().encode(entry)
             if let facts = entry.facts {
                 data.append(0x0A)
-                data.append(contentsOf: Array(facts.utf8))
+                data.append(facts)
             }
             try data.write(to: destination, options: .atomic)
         } catch {
