@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import MoatCore
 import MoatSyntax
@@ -142,5 +143,27 @@ struct CrossFileLinkerTests {
             neededAfter.contains(index) ? facts : facts.map { DataflowFacts(light: DataflowFactsIndex($0)) }
         }
         #expect(CrossFileLinker(facts: mixed, paths: paths).contexts() == CrossFileLinker(facts: renamed, paths: paths).contexts())
+    }
+
+    @Test func factsSurviveEncoding() throws {
+        let facts = try #require(Self.facts([("Handler.swift", """
+        class Handler {
+            let store = ReceiptStore()
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                let name = url.lastPathComponent
+                store.save(named: name, count: 1)
+                return true
+            }
+            func clean(_ value: String) -> String? {
+                guard value != ".." else { return nil }
+                return value
+            }
+        }
+        """)]).first ?? nil)
+        #expect(!facts.outgoing.isEmpty && facts.functions.contains { $0.returns != nil })
+        let decoded = try JSONDecoder().decode(DataflowFacts.self, from: JSONEncoder().encode(facts))
+        #expect(decoded == facts)
+        let odd = ExternalLocation(path: "a:b/c d.swift", line: 12, column: 3)
+        #expect(try JSONDecoder().decode(ExternalLocation.self, from: JSONEncoder().encode(odd)) == odd)
     }
 }
