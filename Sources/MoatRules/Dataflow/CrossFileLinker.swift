@@ -7,6 +7,9 @@ import MoatCore
 public struct CrossFileLinker {
     /// Untrusted values one file passes to one parameter of another file's function, at most.
     static let maximumSeedsPerParameter = 8
+    /// Functions of one name beyond which calls of that name are not resolved (generated code with a
+    /// thousand `process(_:)` functions must not make every file's context a thousand entries long).
+    static let maximumCandidates = 64
 
     public let facts: [DataflowFacts?]
     /// The path of each file: places in a file's own facts have an empty path.
@@ -24,6 +27,7 @@ public struct CrossFileLinker {
         for (index, fileFacts) in facts.enumerated() {
             for function in fileFacts?.functions ?? [] { byName[function.signature.lookupName, default: []].append((index, function)) }
         }
+        byName = byName.filter { $0.value.count <= Self.maximumCandidates }
         var contexts: [Int: DataflowContext] = [:]
 
         // Return summaries of other files' functions that the file calls: those that return untrusted

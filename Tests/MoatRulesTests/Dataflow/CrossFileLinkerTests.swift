@@ -166,4 +166,19 @@ struct CrossFileLinkerTests {
         let odd = ExternalLocation(path: "a:b/c d.swift", line: 12, column: 3)
         #expect(try JSONDecoder().decode(ExternalLocation.self, from: JSONEncoder().encode(odd)) == odd)
     }
+
+    @Test func aNameDefinedByTooManyFilesIsNotResolved() {
+        let handler = ("Handler.swift", """
+        func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+            return check(url.query ?? "").isEmpty
+        }
+        """)
+        func definers(_ count: Int) -> [(String, String)] {
+            (0..<count).map { ("Check\($0).swift", "func check(_ value: String) -> String { (value as NSString).lastPathComponent }") }
+        }
+        let few = Self.facts([handler] + definers(2))
+        #expect(CrossFileLinker(facts: few, paths: Array(repeating: "F.swift", count: few.count)).contexts()[0]?.functions.count == 2)
+        let many = Self.facts([handler] + definers(CrossFileLinker.maximumCandidates + 1))
+        #expect(CrossFileLinker(facts: many, paths: Array(repeating: "F.swift", count: many.count)).contexts().isEmpty)
+    }
 }
