@@ -736,38 +736,52 @@ extension SwiftFrontEnd {
     /// Why a source file must not be handed to the parser, or nil. A cheap scan that skips comments and
     /// string literals.
     public static func refusalReason(source: String) -> String? {
+        var source = source
+        let deepest = source.withUTF8 { deepestBracketNesting($0) }
+        guard deepest > maximumBracketNesting else { return nil }
+        return "skipped: square brackets nested \(deepest) deep (limit \(maximumBracketNesting)); the Swift parser takes exponential time on such input"
+    }
+
+    /// The deepest `[` nesting outside comments and string literals (a string ends at the next unescaped
+    /// quote; block comments nest).
+    private static func deepestBracketNesting(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let count = bytes.count
+        var index = 0
         var depth = 0
         var deepest = 0
-        var iterator = source.utf8.makeIterator()
-        var pending: UInt8?
-        func next() -> UInt8? {
-            if let byte = pending {
-                pending = nil
-                return byte
-            }
-            return iterator.next()
-        }
-        while let byte = next() {
+        while index < count {
+            let byte = bytes[index]
+            index += 1
             switch byte {
             case UInt8(ascii: "/"):
-                guard let following = next() else { break }
+                guard index < count else { break }
+                let following = bytes[index]
                 if following == UInt8(ascii: "/") {
-                    while let skipped = next(), skipped != UInt8(ascii: "\n") {}
+                    index += 1
+                    while index < count {
+                        let skipped = bytes[index]
+                        index += 1
+                        if skipped == UInt8(ascii: "\n") { break }
+                    }
                 } else if following == UInt8(ascii: "*") {
+                    index += 1
                     var level = 1
                     var last: UInt8 = 0
-                    while level > 0, let skipped = next() {
+                    while level > 0, index < count {
+                        let skipped = bytes[index]
+                        index += 1
                         if last == UInt8(ascii: "/") && skipped == UInt8(ascii: "*") { level += 1; last = 0; continue }
                         if last == UInt8(ascii: "*") && skipped == UInt8(ascii: "/") { level -= 1; last = 0; continue }
                         last = skipped
                     }
-                } else {
-                    pending = following
                 }
+                // Otherwise the following byte is looked at on its own.
             case UInt8(ascii: "\""):
                 // Skip to the closing quote on the same line (multi-line literals end at a later quote).
                 var escaped = false
-                while let skipped = next() {
+                while index < count {
+                    let skipped = bytes[index]
+                    index += 1
                     if escaped { escaped = false; continue }
                     if skipped == UInt8(ascii: "\\") { escaped = true; continue }
                     if skipped == UInt8(ascii: "\"") { break }
@@ -781,7 +795,6 @@ extension SwiftFrontEnd {
                 break
             }
         }
-        guard deepest > maximumBracketNesting else { return nil }
-        return "skipped: square brackets nested \(deepest) deep (limit \(maximumBracketNesting)); the Swift parser takes exponential time on such input"
+        return deepest
     }
 }
