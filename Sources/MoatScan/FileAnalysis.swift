@@ -16,6 +16,40 @@ struct FileOutcome: Sendable {
     var project: XcodeProject?
     var interfaceBuilder: InterfaceBuilderDocument?
     var suppressions: [SuppressionDirective] = []
+    /// What the dataflow analysis of a source file tells other files, and what they told it.
+    var facts: StoredFacts?
+    var context: DataflowContext?
+}
+
+/// A file's dataflow facts: in full after an analysis, or as the index and the JSON text of a cache entry
+/// (decoded only when the linker needs it).
+struct StoredFacts: Sendable {
+    let index: DataflowFactsIndex
+    private let full: DataflowFacts?
+    private let text: Data?
+
+    init(_ facts: DataflowFacts) {
+        index = DataflowFactsIndex(facts)
+        full = facts
+        text = nil
+    }
+
+    init(index: DataflowFactsIndex, text: Data) {
+        self.index = index
+        full = nil
+        self.text = text
+    }
+
+    var facts: DataflowFacts? {
+        if let full { return full }
+        guard let text else { return nil }
+        return try? JSONDecoder().decode(DataflowFacts.self, from: text)
+    }
+
+    var encoded: Data? {
+        if let text { return text }
+        return full.flatMap { try? JSONEncoder().encode($0) }
+    }
 }
 
 /// Loads and analyzes files in parallel (bounded by `jobs`), with results in input order so the output
@@ -28,7 +62,8 @@ struct FileAnalysis: Sendable {
     /// Stack of each analysis thread: address space only, pages are committed as used.
     static let workerStackSize = 256 * 1024 * 1024
 
-    func run(_ files: [DiscoveredFile], jobs: Int, progress: (@Sendable (ScanProgress) -> Void)?) -> [FileOutcome] {
+    func run(_ files: [DiscoveredFile], contexts: [DataflowContext?]? = nil, jobs: Int,
+             progress: (@Sendable (ScanProgress) -> Void)?) -> [FileOutcome] {
         let results = OutcomeStore(count: files.count)
         let workers = max(1, min(jobs, files.count))
         let next = AtomicCounter()
@@ -41,7 +76,7 @@ struct FileAnalysis: Sendable {
                 while true {
                     let index = next.increment() - 1
                     guard index < files.count else { break }
-                    results.set(index, analyze(files[index]))
+                    results.set(index, analyze(files[index], context: contexts?[index] ?? nil))
                     let count = done.increment()
                     progress?(ScanProgress(phase: .analyzing, done: count, total: files.count))
                 }
@@ -54,7 +89,7 @@ struct FileAnalysis: Sendable {
         return results.values
     }
 
-    func analyze(_ file: DiscoveredFile) -> FileOutcome {
+    func analyze(_ file: DiscoveredFile, context: DataflowContext? = nil) -> FileOutcome {
         if file.kind == .builtApp || file.kind == .machO {
             return BuiltAppAnalysis(analyzer: analyzer).analyze(file)
         }
@@ -68,12 +103,14 @@ struct FileAnalysis: Sendable {
             data = bytes
         }
         let isSource = file.kind == .swift || file.kind == .cFamily
-        let key = isSource ? cache?.key(path: file.path, content: data) : nil
+        outcome.context = context
+        let key = isSource ? cache?.key(path: file.path, content: data, context: context) : nil
         if let key, let entry = cache?.load(key) {
             outcome.findings = entry.findings
             outcome.summary = entry.summary
             outcome.suppressions = entry.suppressions
             outcome.errors = entry.errors
+            if let index = entry.factsIndex, let text = entry.facts { outcome.facts = StoredFacts(index: index, text: text) }
             return outcome
         }
         switch loader.load(file, data: data) {
@@ -81,7 +118,9 @@ struct FileAnalysis: Sendable {
             outcome.errors.append(error)
         case .success(.code(let code)):
             let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, budget) * 1_000_000_000)
+            Dataflow.pin(code, context: context)
             let (findings, overran) = analyzer.analyze(code, deadline: deadline)
+            outcome.facts = Dataflow.release(code).map(StoredFacts.init)
             outcome.findings = findings
             if let overran {
                 outcome.errors.append(ScanError(path: file.path, message: "analysis exceeded the \(Int(budget))-second budget for one file; rules not run after \(overran)"))
@@ -89,8 +128,9 @@ struct FileAnalysis: Sendable {
             outcome.summary = SourceSummary(file: code)
             outcome.suppressions = SuppressionDirective.directives(in: code)
             if let key, let summary = outcome.summary {
-                cache?.store(ResultCache.Entry(findings: outcome.findings, summary: summary,
-                                               suppressions: outcome.suppressions, errors: outcome.errors), for: key)
+                cache?.store(ResultCache.Entry(findings: outcome.findings, summary: summary, suppressions: outcome.suppressions,
+                                               errors: outcome.errors, factsIndex: outcome.facts?.index,
+                                               facts: outcome.facts?.encoded), for: key)
             }
         case .success(.propertyList(let plist)):
             outcome.findings = analyzer.analyze(plist)

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import MoatCore
 import MoatRules
 import MoatSyntax
@@ -6,14 +9,24 @@ import MoatSyntax
 /// Per-file analysis results of source files, keyed by content hash, tool version, the rules that ran
 /// and the file's path. A second scan of an unchanged tree only reads and hashes files.
 ///
-/// Layout: `<cache dir>/v1/<first two hex digits>/<key>.json`. Entries are written atomically; an
-/// unreadable or corrupt entry is a miss, never an error.
+/// Layout: `<cache dir>/v1/<first two hex digits>/<key>.json`: the entry's JSON, then (for source files
+/// analyzed by the dataflow rules) a newline and the file's dataflow facts as JSON. Entries are written
+/// atomically; an unreadable or corrupt entry is a miss, never an error (corrupt facts count as none).
 public struct ResultCache: Sendable {
     public struct Entry: Codable, Sendable {
         public var findings: [Finding]
         public var summary: SourceSummary
         public var suppressions: [SuppressionDirective]
         public var errors: [ScanError]
+        /// The names in the dataflow facts for other files (nil when no dataflow rule ran).
+        public var factsIndex: DataflowFactsIndex?
+        /// The facts themselves, as JSON text: decoded only when the linker needs them. Stored after the
+        /// entry's JSON, on a line of its own, so that loading an entry does not even read it as a string.
+        public var facts: Data?
+
+        enum CodingKeys: String, CodingKey {
+            case findings, summary, suppressions, errors, factsIndex
+        }
     }
 
     public static let defaultFolderName = ".moat-cache"
@@ -37,13 +50,20 @@ public struct ResultCache: Sendable {
         return "\(path)|\(size)|\(modified)"
     }()
 
-    public func key(path: String, content: Data) -> String {
+    /// The key of a file's results; `context` is what other files told its dataflow analysis.
+    public func key(path: String, content: Data, context: DataflowContext? = nil) -> String {
         var hasher = SHA256()
         hasher.update(salt.utf8)
         hasher.update([0])
         hasher.update(path.utf8)
         hasher.update([0])
         hasher.update(content)
+        if let context {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            hasher.update([0])
+            hasher.update((try? encoder.encode(context)) ?? Data())
+        }
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
@@ -54,14 +74,26 @@ public struct ResultCache: Sendable {
 
     public func load(_ key: String) -> Entry? {
         guard let data = try? Data(contentsOf: url(for: key)) else { return nil }
-        return try? JSONDecoder().decode(Entry.self, from: data)
+        // The entry's JSON has no raw newline; the facts follow the first one.
+        let newline: Int? = data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress, let found = memchr(base, 0x0A, bytes.count) else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
+        }
+        let json = newline.map { data.prefix($0) } ?? data
+        guard var entry = try? JSONDecoder().decode(Entry.self, from: json) else { return nil }
+        if let newline { entry.facts = data.suffix(from: data.startIndex + newline + 1) }
+        return entry
     }
 
     public func store(_ entry: Entry, for key: String) {
         let destination = url(for: key)
         do {
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let data = try JSONEncoder().encode(entry)
+            var data = try JSONEncoder().encode(entry)
+            if let facts = entry.facts {
+                data.append(0x0A)
+                data.append(facts)
+            }
             try data.write(to: destination, options: .atomic)
         } catch {
             // A cache that cannot be written only costs time.

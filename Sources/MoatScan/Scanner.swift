@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import MoatCore
 import MoatFormats
@@ -40,6 +41,10 @@ public struct ScanProgress: Sendable {
 /// The scan, top to bottom: configure → discover → load and analyze each file (its tree is dropped right
 /// after) → analyze the app as a whole → post-process → the result.
 public enum Scanner {
+    /// Rounds of re-analysis for dataflow across files: a value passed through a chain of functions in
+    /// as many files is followed.
+    static let crossFileRounds = 3
+
     /// Throws `ScanError` for problems with the request itself (bad configuration, unknown rule):
     /// the CLI reports those as usage errors (exit 2). Problems with scanned files end up in `errors`.
     public static func scan(_ options: ScanOptions) throws -> (result: ScanResult, configuration: Configuration) {
@@ -66,7 +71,25 @@ public enum Scanner {
         options.progress?(ScanProgress(phase: .analyzing, done: 0, total: files.count))
         let cache = options.cacheDirectory.map { ResultCache(directory: $0, ruleIds: rules.map { $0.description.id }) }
         let fileAnalysis = FileAnalysis(analyzer: analyzer, cache: cache, budget: options.perFileBudget)
-        let outcomes = fileAnalysis.run(files, jobs: options.jobs, progress: options.progress)
+        var outcomes = fileAnalysis.run(files, jobs: options.jobs, progress: options.progress)
+        // Dataflow across files: analyze again the files that other files' facts tell something new.
+        for _ in 0..<Self.crossFileRounds {
+            let needed = CrossFileLinker.neededFiles(outcomes.map { $0.facts?.index })
+            let facts = outcomes.indices.map { index -> DataflowFacts? in
+                guard let stored = outcomes[index].facts else { return nil }
+                return needed.contains(index) ? stored.facts : DataflowFacts(light: stored.index)
+            }
+            let contexts = CrossFileLinker(facts: facts, paths: files.map(\.path)).contexts()
+            let changed = outcomes.indices.filter { contexts[$0] != outcomes[$0].context }
+            if changed.isEmpty { break }
+            let roundStart = DispatchTime.now().uptimeNanoseconds
+            defer {
+                RuleProfile.shared?.add("cross-file: \(changed.count) files again", nanoseconds: DispatchTime.now().uptimeNanoseconds &- roundStart)
+            }
+            let again = fileAnalysis.run(changed.map { files[$0] }, contexts: changed.map { contexts[$0] }, jobs: options.jobs,
+                                         progress: nil)
+            for (position, index) in changed.enumerated() { outcomes[index] = again[position] }
+        }
         var raw: [Finding] = []
         var plists: [PropertyListDocument] = []
         var summaries: [SourceSummary] = []

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import MoatCore
 
@@ -8,6 +9,26 @@ struct CoreTests {
         #expect(SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    @Test func sha256GivesTheSameDigestWhateverTheChunksAndTheirStorage() {
+        let bytes = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let whole = SHA256.hex(bytes)
+        for chunk in [1, 3, 63, 64, 65, 127, 1000] {
+            var contiguous = SHA256()
+            var lazy = SHA256()
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + chunk)
+                contiguous.update(Array(bytes[start..<end]))
+                lazy.update(bytes[start..<end].lazy.map { $0 })
+                start = end
+            }
+            let hex = { (digest: [UInt8]) in digest.map { String(format: "%02x", $0) }.joined() }
+            #expect(hex(contiguous.finalize()) == whole, "chunks of \(chunk)")
+            #expect(hex(lazy.finalize()) == whole, "chunks of \(chunk), not contiguous")
+        }
     }
 
     @Test func severityOrderingAndScores() {

@@ -13,6 +13,14 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
     func application(_ app: UIApplication, open url: URL,
                      options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return false }
+        // leakybank://receipt?file=NAME saves a receipt: the store is in another file (Storage/ReceiptStore.swift).
+        if components.host == "receipt", let name = components.queryItems?.first(where: { $0.name == "file" })?.value {
+            ReceiptStore.shared.saveReceipt(named: name, data: Data())              // MOAT-CODE-301, reported in ReceiptStore.swift
+            if let safeName = ReceiptNames.singleComponent(name) {
+                ReceiptStore.shared.archiveReceipt(named: safeName, data: Data())   // safe: ReceiptNames applies the WWDC idiom
+            }
+            return true
+        }
         return TransferRouter.shared.handle(components)
     }
 }

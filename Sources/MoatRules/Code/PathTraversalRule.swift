@@ -134,6 +134,98 @@ public struct PathTraversalRule: SourceRule {
                 [[NSFileManager defaultManager] copyItemAtURL:incomingResourceURL toURL:destinationFileURL error:nil];
             }
             """),
+            RuleExample(files: [
+                ExampleFile(name: "SceneDelegate.swift", content: """
+                class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+                    let importer = FileImporter()
+
+                    func scene(_ scene: UIScene, openURLContexts URLContexts: Set<UIOpenURLContext>) {
+                        guard let url = URLContexts.first?.url,
+                              let name = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value else { return }
+                        importer.importFile(named: name, contents: Data())
+                    }
+                }
+                """),
+                ExampleFile(name: "FileImporter.swift", content: """
+                final class FileImporter {
+                    func importFile(named name: String, contents: Data) {
+                        let folder = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+                        try? ↓contents.write(to: folder.appendingPathComponent(name))
+                    }
+                }
+                """),
+            ], triggers: true, note: "Across files: the URL handler passes the name to a method of another file, reported where the path is used."),
+            RuleExample(files: [
+                ExampleFile(name: "SceneDelegate.swift", content: """
+                class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+                    let importer = FileImporter()
+
+                    func scene(_ scene: UIScene, openURLContexts URLContexts: Set<UIOpenURLContext>) {
+                        guard let url = URLContexts.first?.url,
+                              let name = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value,
+                              let safeName = FileNames.singleComponent(name) else { return }
+                        importer.importFile(named: safeName, contents: Data())
+                    }
+                }
+                """),
+                ExampleFile(name: "FileNames.swift", content: """
+                enum FileNames {
+                    static func singleComponent(_ name: String) -> String? {
+                        let safeFileName = (name as NSString).lastPathComponent
+                        guard !safeFileName.isEmpty, safeFileName != ".", safeFileName != ".." else { return nil }
+                        return safeFileName
+                    }
+                }
+                """),
+                ExampleFile(name: "FileImporter.swift", content: """
+                final class FileImporter {
+                    func importFile(named name: String, contents: Data) {
+                        let folder = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+                        try? contents.write(to: folder.appendingPathComponent(name))
+                    }
+                }
+                """),
+            ], triggers: false, note: "Across files: the name goes through the WWDC idiom in a helper of a third file first."),
+            RuleExample(files: [
+                ExampleFile(name: "NoteBridge.h", content: """
+                @protocol NoteBridgeExports <JSExport>
+                - (void)saveNote:(NSString *)fileName text:(NSString *)text;
+                @end
+
+                @interface NoteBridge : NSObject <NoteBridgeExports>
+                @end
+                """),
+                ExampleFile(name: "NoteBridge.m", content: """
+                @implementation NoteBridge
+                - (void)saveNote:(NSString *)fileName text:(NSString *)text {
+                    NSString *path = [NSTemporaryDirectory() stringByAppendingPathComponent:fileName];
+                    ↓[text writeToFile:path atomically:YES encoding:NSUTF8StringEncoding error:nil];
+                }
+                @end
+                """),
+            ], triggers: true, note: "A JSExport protocol declared in the header: page JavaScript chooses the name."),
+            RuleExample(files: [
+                ExampleFile(name: "NoteBridge.h", content: """
+                @protocol NoteBridgeExports <JSExport>
+                - (void)saveNote:(NSString *)fileName text:(NSString *)text;
+                @end
+
+                @interface NoteBridge : NSObject <NoteBridgeExports>
+                @end
+                """),
+                ExampleFile(name: "NoteBridge.m", content: """
+                @implementation NoteBridge
+                - (void)saveNote:(NSString *)fileName text:(NSString *)text {
+                    NSString *safeFileName = fileName.lastPathComponent;
+                    if (safeFileName.length == 0 || [safeFileName isEqualToString:@".."] || [safeFileName isEqualToString:@"."]) {
+                        return;
+                    }
+                    NSString *path = [NSTemporaryDirectory() stringByAppendingPathComponent:safeFileName];
+                    [text writeToFile:path atomically:YES encoding:NSUTF8StringEncoding error:nil];
+                }
+                @end
+                """),
+            ], triggers: false),
         ])
 
     public init() {}

@@ -9,12 +9,9 @@ import MoatSyntax
 /// kept, tied to the file objects they were computed for, so the engine runs once per file; a kept file
 /// holds its identity, which therefore cannot be reused by another file while the entry lives.
 public enum Dataflow {
-    /// Every flow from an untrusted source into a sink of the table, in this file.
+    /// Every flow from an untrusted source into a sink, in this file.
     public static func flows(in file: CodeFile) -> [TaintFlow] {
-        if let cached = cache.lookup(file) { return cached }
-        let flows = ordered(TaintEngine(file: file).run())
-        cache.store(file, flows)
-        return flows
+        result(for: file).flows
     }
 
     /// Flows into sinks that belong to this rule.
@@ -22,7 +19,33 @@ public enum Dataflow {
         flows(in: file).filter { $0.kind.ruleId == rule }
     }
 
+    /// Gives the analysis of this file what other files said (see `CrossFileLinker`), until `release`.
+    /// The scanner pins a file before its rules run, so that every rule sees the same analysis.
+    public static func pin(_ file: CodeFile, context: DataflowContext?) {
+        pins.pin(file, context: context)
+    }
+
+    /// What the analysis of a pinned file found out for other files (nil when no rule asked for the
+    /// analysis), and the end of the pin.
+    public static func release(_ file: CodeFile) -> DataflowFacts? {
+        pins.release(file)
+    }
+
+    private static func result(for file: CodeFile) -> (flows: [TaintFlow], facts: DataflowFacts) {
+        if let pinned = pins.result(for: file) { return pinned }
+        if let cached = cache.lookup(file) { return cached }
+        let result = compute(file, context: nil)
+        cache.store(file, result)
+        return result
+    }
+
+    fileprivate static func compute(_ file: CodeFile, context: DataflowContext?) -> (flows: [TaintFlow], facts: DataflowFacts) {
+        let (flows, facts) = TaintEngine(file: file, context: context).run()
+        return (ordered(flows), facts)
+    }
+
     private static let cache = RecentResultsCache(capacity: 32)
+    private static let pins = PinnedAnalyses()
 
     /// Taints from the most certain sources first, in each flow and across flows at the same sink: a rule
     /// that reports once per sink reports the most certain path (an MCSession delegate rather than the
@@ -55,24 +78,64 @@ public enum Dataflow {
 private final class RecentResultsCache: @unchecked Sendable {
     private let lock = NSLock()
     private let capacity: Int
-    private var entries: [(file: CodeFile, flows: [TaintFlow])] = []
+    private var entries: [(file: CodeFile, result: (flows: [TaintFlow], facts: DataflowFacts))] = []
 
     init(capacity: Int) {
         self.capacity = capacity
     }
 
-    func lookup(_ file: CodeFile) -> [TaintFlow]? {
+    func lookup(_ file: CodeFile) -> (flows: [TaintFlow], facts: DataflowFacts)? {
         lock.lock()
         defer { lock.unlock() }
-        return entries.first { $0.file === file }?.flows
+        return entries.first { $0.file === file }?.result
     }
 
-    func store(_ file: CodeFile, _ flows: [TaintFlow]) {
+    func store(_ file: CodeFile, _ result: (flows: [TaintFlow], facts: DataflowFacts)) {
         lock.lock()
         defer { lock.unlock() }
         guard !entries.contains(where: { $0.file === file }) else { return }
-        entries.append((file, flows))
+        entries.append((file, result))
         if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+    }
+}
+
+/// Files the scanner is analyzing, with their context and, once a rule asked, their analysis. Each file
+/// is analyzed by one thread at a time; the lock only guards the table.
+private final class PinnedAnalyses: @unchecked Sendable {
+    private struct Entry {
+        let file: CodeFile
+        let context: DataflowContext?
+        var result: (flows: [TaintFlow], facts: DataflowFacts)?
+    }
+
+    private let lock = NSLock()
+    private var entries: [ObjectIdentifier: Entry] = [:]
+
+    func pin(_ file: CodeFile, context: DataflowContext?) {
+        lock.lock()
+        entries[ObjectIdentifier(file)] = Entry(file: file, context: context)
+        lock.unlock()
+    }
+
+    func result(for file: CodeFile) -> (flows: [TaintFlow], facts: DataflowFacts)? {
+        lock.lock()
+        guard let entry = entries[ObjectIdentifier(file)], entry.file === file else {
+            lock.unlock()
+            return nil
+        }
+        lock.unlock()
+        if let result = entry.result { return result }
+        let result = Dataflow.compute(file, context: entry.context)
+        lock.lock()
+        entries[ObjectIdentifier(file)]?.result = result
+        lock.unlock()
+        return result
+    }
+
+    func release(_ file: CodeFile) -> DataflowFacts? {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries.removeValue(forKey: ObjectIdentifier(file))?.result?.facts
     }
 }
 
@@ -82,10 +145,14 @@ extension Taint {
     /// The dataflow path as related locations: the source, then each step.
     func relatedLocations(in file: CodeFile) -> [RelatedLocation] {
         var related: [RelatedLocation] = []
-        if let source {
-            related.append(FindingSink.related("untrusted input: \(source.description)", in: file, at: source.range))
+        func location(_ message: String, _ range: SourceRange, _ external: ExternalLocation?) -> RelatedLocation {
+            guard let external else { return FindingSink.related(message, in: file, at: range) }
+            return RelatedLocation(location: Location(path: external.path, line: external.line, column: external.column), message: message)
         }
-        for step in steps { related.append(FindingSink.related(step.message, in: file, at: step.range)) }
+        if let source {
+            related.append(location("untrusted input: \(source.description)", source.range, source.external))
+        }
+        for step in steps { related.append(location(step.message, step.range, step.external)) }
         return related
     }
 }

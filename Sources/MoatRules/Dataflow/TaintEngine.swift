@@ -19,17 +19,34 @@ final class TaintEngine {
     private var exportedMethods: Set<String> = []
     private var exportingTypes: Set<String> = []
     let mentionsCloudKit: Bool
+    /// What other files said (nil: analyzed alone).
+    let context: DataflowContext?
+    private var externalFunctions: [String: [ExportedFunction]] = [:]
+    private var seedsByFunction: [FunctionSignature: [DataflowSeed]] = [:]
+    /// Calls to functions of no file in sight, and those carrying untrusted data (for `facts`).
+    private(set) var calledNames: Set<String> = []
+    private(set) var taintedCalls: Set<String> = []
+    private(set) var outgoing: [OutgoingCall] = []
+    private var outgoingKeys: Set<OutgoingCall> = []
+    /// Property types of the file's types, for receivers (`self.importer.save(...)`).
+    private var propertyTypes: [String: [String: String]] = [:]
 
     static let maximumRounds = 5
+    static let maximumOutgoing = 500
 
-    init(file: CodeFile) {
+    init(file: CodeFile, context: DataflowContext? = nil) {
         self.file = file
+        self.context = context
+        if let context {
+            for function in context.functions { externalFunctions[function.signature.lookupName, default: []].append(function) }
+            for seed in context.seeds { seedsByFunction[seed.function, default: []].append(seed) }
+        }
         mentionsCloudKit = file.imports.contains("CloudKit") || file.typeReferences.contains { $0.name.hasPrefix("CKRecord") }
             || file.containsText("CKRecord")
     }
 
-    /// Runs the analysis and returns every flow from a real source into a sink.
-    func run() -> [TaintFlow] {
+    /// Runs the analysis: every flow from a real source into a sink, and what other files need to know.
+    func run() -> (flows: [TaintFlow], facts: DataflowFacts) {
         var functions: [(FunctionDeclaration, TypeDeclaration?)] = []
         for (function, owner) in file.allFunctions where function.body != nil {
             functions.append((function, owner))
@@ -37,6 +54,7 @@ final class TaintEngine {
             functionsByName[function.name, default: []].append(function)
         }
         collectJavaScriptExports()
+        collectPropertyTypes()
         // Round one analyzes every function; later rounds only the callers of functions whose summary
         // changed.
         var pending = functions
@@ -74,7 +92,40 @@ final class TaintEngine {
             interpreter.analyze(statements: statements, &state)
             flows += interpreter.flows
         }
-        return flows
+        return (flows, facts(functions))
+    }
+
+    /// What callers in other files need: each function's signature and return summary, this file's calls
+    /// to functions it does not define, and its JSExport declarations.
+    private func facts(_ functions: [(FunctionDeclaration, TypeDeclaration?)]) -> DataflowFacts {
+        var facts = DataflowFacts()
+        var implemented = Set<String>()
+        for (function, owner) in functions {
+            if let owner { implemented.insert(owner.name) }
+            var returns: [PortableTaint]?
+            let returnsNothing = function.returnType.map { $0 == "void" || $0 == "Void" || $0 == "()" || $0 == "IBAction" } ?? true
+            if !returnsNothing, let summary = summaries[ObjectIdentifier(function)] {
+                let portable = summary.returns.map { $0.portable(in: file) }
+                let passedThrough = Set(portable.compactMap { taint in
+                    taint.parameter != nil && taint.checks.isEmpty && !taint.resetsCallerChecks && taint.members.isEmpty ? taint.parameter : nil
+                })
+                let isIdentity = portable.count == function.parameters.count && passedThrough.count == function.parameters.count
+                if !isIdentity { returns = portable }
+            }
+            facts.functions.append(ExportedFunction(signature: signature(function, owner: owner),
+                                                    location: ExternalLocation(file, function.nameRange), returns: returns))
+        }
+        facts.calledNames = calledNames.sorted()
+        facts.taintedCalls = taintedCalls.sorted()
+        facts.outgoing = outgoing
+        for type in file.allTypes {
+            if (type.kind == .protocol || type.kind == .objcProtocol) && type.inherits.contains("JSExport") {
+                facts.javaScriptProtocols.append(JavaScriptProtocolFact(name: type.name, methods: type.functions.map(\.fullName)))
+            }
+            if !type.inherits.isEmpty { facts.adoptions.append(TypeAdoption(name: type.name, inherits: type.inherits)) }
+        }
+        facts.implementedTypes = implemented.sorted()
+        return facts
     }
 
     private func analyze(_ function: FunctionDeclaration, owner: TypeDeclaration?) -> (FunctionSummary, [TaintFlow], Set<ObjectIdentifier>) {
@@ -98,11 +149,23 @@ final class TaintEngine {
             state.vars[parameter.name] = taints
             if let type = parameter.type { state.types[parameter.name] = type }
         }
-        if let body = function.body { interpreter.analyze(statements: body.statements, &state) }
+        applySeeds(function, owner: owner, &state)
+        interpreter.ownerName = owner?.name
+        if let body = function.body {
+            var statements = body.statements
+            // `func name() -> String { value }`: a single expression is what the function returns.
+            if file.language == .swift, statements.count == 1, case .expression(let value) = statements[0].kind,
+               let type = function.returnType, type != "Void", type != "()" {
+                statements = [Statement(kind: .returnStatement(value), range: statements[0].range)]
+            }
+            interpreter.analyze(statements: statements, &state)
+        }
         var summary = FunctionSummary()
         summary.returns = interpreter.returns.filter { taint in
-            if case .parameter = taint.origin { return true }
-            return taint.isActive
+            switch taint.origin {
+            case .parameter: return true
+            case .source(let hit): return taint.isActive && !hit.passedIn
+            }
         }
         summary.flows = interpreter.parameterFlows
         return (summary, interpreter.flows, interpreter.callees)
@@ -149,8 +212,13 @@ final class TaintEngine {
         return result
     }
 
-    /// Protocols that inherit JSExport, their methods, and the types that adopt them.
+    /// Protocols that inherit JSExport, their methods, and the types that adopt them; with what other
+    /// files declared for the types of this one.
     private func collectJavaScriptExports() {
+        for export in context?.javaScriptExports ?? [] {
+            exportingTypes.insert(export.name)
+            exportedMethods.formUnion(export.methods)
+        }
         var protocols: Set<String> = []
         for type in file.allTypes where (type.kind == .protocol || type.kind == .objcProtocol) && type.inherits.contains("JSExport") {
             protocols.insert(type.name)
@@ -158,6 +226,87 @@ final class TaintEngine {
         }
         guard !protocols.isEmpty else { return }
         for type in file.allTypes where !protocols.isDisjoint(with: type.inherits) { exportingTypes.insert(type.name) }
+    }
+
+    /// Untrusted values other files pass to this function: its parameters become sources.
+    private func applySeeds(_ function: FunctionDeclaration, owner: TypeDeclaration?, _ state: inout InterpreterState) {
+        guard !seedsByFunction.isEmpty, let seeds = seedsByFunction[signature(function, owner: owner)] else { return }
+        var allConfirmed = true
+        for seed in seeds where seed.parameter < function.parameters.count {
+            let parameter = function.parameters[seed.parameter]
+            let suffix = ", passed to \(function.fullName) from \(seed.call.shortDescription)"
+            guard var taint = seed.taint.sourceTaint(at: function.nameRange, suffix: suffix, passedIn: true) else { continue }
+            taint.append(PathStep(range: function.nameRange, message: "passed to \(function.fullName) as `\(parameter.name)`", external: seed.call))
+            taint.lineage = [parameter.name]
+            if let type = parameter.type, Self.isInertType(type) { taint.checks.insert(.numeric) }
+            state.vars[parameter.name, default: []].merge([taint])
+            allConfirmed = allConfirmed && seed.confirmed
+        }
+        if allConfirmed, !seeds.isEmpty { state.confirmed = true }
+    }
+
+    func signature(_ function: FunctionDeclaration, owner: TypeDeclaration?) -> FunctionSignature {
+        let style: CallStyle = !file.language.isCFamily ? .swift : owner != nil ? .objc : .c
+        return FunctionSignature(style: style, name: function.name, fullName: function.fullName,
+                                 labels: function.parameters.map(\.label), owner: owner?.name)
+    }
+
+    private func collectPropertyTypes() {
+        for type in file.allTypes {
+            for member in type.members {
+                guard case .variable(let variable) = member else { continue }
+                if let declared = variable.type {
+                    propertyTypes[type.name, default: [:]][variable.name] = declared
+                } else if let initializer = variable.initializer, case .call(let callee, _, _) = initializer.unwrapped.kind,
+                          let first = callee.nameChain.first, first.first?.isUppercase == true {
+                    propertyTypes[type.name, default: [:]][variable.name] = first
+                }
+            }
+        }
+    }
+
+    /// The type a receiver has, when it can be told: `Importer.shared`, a local or property declared with
+    /// a type.
+    func receiverType(_ receiver: Expression, owner: String?, _ state: InterpreterState) -> String? {
+        guard let path = receiver.accessPath else { return nil }
+        var components = path.split(separator: ".").map(String.init)
+        if components.first == "self" { components.removeFirst() }
+        guard let root = components.first else { return nil }
+        if root.first?.isUppercase == true { return root }
+        var type: String?
+        if let declared = state.types[root] {
+            type = declared
+        } else if let owner, let declared = propertyTypes[owner]?[root] {
+            type = declared
+        }
+        guard components.count == 1, let type else { return nil }
+        let core = type.filter { !"?!* ".contains($0) }
+        guard core.first?.isUppercase == true, core.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+        return core
+    }
+
+    // MARK: Other files
+
+    /// A call this file does not define: resolved against other files' functions when the context knows
+    /// them; recorded for the facts otherwise.
+    func externalFunction(for shape: CallShape) -> (ExportedFunction, [Int: Int])? {
+        guard let candidates = externalFunctions[shape.name], !candidates.isEmpty,
+              let (index, mapping) = CrossFileResolver.resolve(shape, among: candidates.map(\.signature)) else { return nil }
+        return (candidates[index], mapping)
+    }
+
+    func noteUnresolved(_ shape: CallShape, location: SourceRange, argumentTaints: [[Taint]], confirmed: Bool) {
+        calledNames.insert(shape.name)
+        var arguments: [OutgoingCall.Argument] = []
+        for (index, taints) in argumentTaints.enumerated() {
+            let real = taints.filter { $0.source != nil && $0.classLookup == nil && $0.product == nil }
+            if !real.isEmpty { arguments.append(OutgoingCall.Argument(index: index, taints: real.prefix(4).map { $0.portable(in: file) })) }
+        }
+        guard !arguments.isEmpty else { return }
+        taintedCalls.insert(shape.name)
+        guard outgoing.count < Self.maximumOutgoing else { return }
+        let call = OutgoingCall(call: shape, location: ExternalLocation(file, location), arguments: arguments, confirmed: confirmed)
+        if outgoingKeys.insert(call).inserted { outgoing.append(call) }
     }
 
     // MARK: Summaries
@@ -238,6 +387,8 @@ struct FunctionInterpreter {
     var returns: [Taint] = []
     /// Functions of the file this one calls.
     var callees = Set<ObjectIdentifier>()
+    /// The type the function belongs to.
+    var ownerName: String?
     private var closureDepth = 0
     /// Nesting of the expression and statement being analyzed; beyond the limits the engine stops
     /// following (hostile or generated input must not exhaust the stack or time).
@@ -852,7 +1003,9 @@ struct FunctionInterpreter {
 
         // Sinks.
         let sinkCandidates = TaintSinks.byName[name] ?? []
+        var matchedSink = false
         for sink in sinkCandidates where matches(sink, callee: callee, arguments: arguments, receiver: receiverExpression, state) {
+            matchedSink = true
             if sink.kind == .classLookup { continue }
             var roles: [(SinkRole, Expression?, [Taint])] = []
             for (role, selector) in sink.roles {
@@ -899,6 +1052,15 @@ struct FunctionInterpreter {
             guard let summary = engine.summary(of: function) else { return [] }
             return apply(summary, of: function, mapping: mapping, call: expression, arguments: arguments,
                          argumentTaints: argumentTaints, &state)
+        }
+        // A function of another file: its return summary, when the scanner linked the files.
+        if !matchedSink, let shape = callShape(expression, callee: callee, arguments: arguments, isMessageSend: isMessageSend,
+                                               receiver: receiverExpression, state) {
+            engine.noteUnresolved(shape, location: expression.range, argumentTaints: argumentTaints, confirmed: state.confirmed)
+            if let (function, mapping) = engine.externalFunction(for: shape), let returns = function.returns {
+                return applyExternal(function, returns: returns, mapping: mapping, call: expression, arguments: arguments,
+                                     argumentTaints: argumentTaints)
+            }
         }
 
         // Mutations of a local collection or string.
@@ -1111,6 +1273,69 @@ struct FunctionInterpreter {
             symbolic.roles = composed.roles.mapValues { $0.filter { $0.source == nil } }.filter { !$0.value.isEmpty }
             if !real.roles.isEmpty { add(real, to: &flows) }
             if !symbolic.roles.isEmpty { add(symbolic, to: &parameterFlows) }
+        }
+        return result
+    }
+
+    /// How another file's function would see this call.
+    private func callShape(_ expression: Expression, callee: Expression, arguments: [Argument], isMessageSend: Bool,
+                           receiver: Expression?, _ state: InterpreterState) -> CallShape? {
+        guard let name = callee.name, !name.isEmpty else { return nil }
+        let style: CallStyle
+        if isMessageSend {
+            style = .objc
+        } else if file.language.isCFamily {
+            guard case .identifier = callee.unwrapped.kind else { return nil }
+            style = .c
+        } else {
+            // Initializers (`Importer(name)`) are not followed.
+            if receiver == nil, name.first?.isUppercase == true { return nil }
+            style = .swift
+        }
+        var isSelf = false
+        if let receiver, case .identifier(let root) = receiver.unwrapped.kind, ["self", "super", "Self"].contains(root) { isSelf = true }
+        let type = isSelf ? nil : receiver.flatMap { engine.receiverType($0, owner: ownerName, state) }
+        return CallShape(style: style, name: name, swiftName: style == .swift ? expression.swiftCallName : nil,
+                         labels: arguments.map(\.label), receiverType: type, hasReceiver: receiver != nil && !isSelf,
+                         enclosingType: ownerName)
+    }
+
+    /// The taints a call to a summarized function of another file returns.
+    private func applyExternal(_ function: ExportedFunction, returns: [PortableTaint], mapping: [Int: Int], call: Expression,
+                               arguments: [Argument], argumentTaints: [[Taint]]) -> [Taint] {
+        let name = function.signature.fullName
+        let place = function.location.shortDescription
+        var result: [Taint] = []
+        for inner in returns {
+            guard let parameter = inner.parameter else {
+                if var taint = inner.sourceTaint(at: call.range, suffix: "", passedIn: false) {
+                    taint.addStep(call.range, "returned by \(name) (\(place))")
+                    result.merge([taint])
+                }
+                continue
+            }
+            guard let index = mapping[parameter], index < argumentTaints.count else { continue }
+            for outer in argumentTaints[index] {
+                var taint = outer
+                if let latent = outer.latent {
+                    if inner.members.isEmpty {
+                        result.merge([outer])
+                        continue
+                    }
+                    guard !latent.isDisjoint(with: inner.members) else { continue }
+                    taint.latent = nil
+                }
+                if inner.resetsCallerChecks {
+                    taint.checks.subtract(TaintCheck.pathChecks)
+                    if case .parameter = outer.origin { taint.resetsCallerChecks = true }
+                }
+                taint.checks.formUnion(inner.checkSet)
+                taint.members.formUnion(inner.members)
+                taint.lineage = []
+                taint.addStep(arguments[index].value.range, "passed to \(name) (\(place))")
+                taint.addStep(call.range, "returned by \(name)")
+                result.merge([taint])
+            }
         }
         return result
     }

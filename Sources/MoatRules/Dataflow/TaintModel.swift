@@ -29,14 +29,21 @@ public struct SourceHit: Sendable, Hashable {
     /// A file URL the system created (document picker, a received resource's temporary copy): its path
     /// is not chosen by the sender, only its content and (real) file name are.
     public var isSystemFileURL: Bool
+    /// Set when the input entered in another file and was passed to a function of this one: where it
+    /// entered (`range` is then the function's name).
+    public var external: ExternalLocation?
+    /// Another file passed the input to a parameter of this function: it is what that caller passed, not
+    /// what the function returns to its other callers.
+    public var passedIn = false
 
     public init(kind: SourceKind, description: String, range: SourceRange, confidence: Confidence = .high,
-                isSystemFileURL: Bool = false) {
+                isSystemFileURL: Bool = false, external: ExternalLocation? = nil) {
         self.kind = kind
         self.description = description
         self.range = range
         self.confidence = confidence
         self.isSystemFileURL = isSystemFileURL
+        self.external = external
     }
 }
 
@@ -72,10 +79,13 @@ public enum TaintCheck: String, Sendable, Hashable, CaseIterable {
 public struct PathStep: Sendable, Hashable {
     public var range: SourceRange
     public var message: String
+    /// Set for a step taken in another file (`range` is then meaningless).
+    public var external: ExternalLocation?
 
-    public init(range: SourceRange, message: String) {
+    public init(range: SourceRange, message: String, external: ExternalLocation? = nil) {
         self.range = range
         self.message = message
+        self.external = external
     }
 }
 
@@ -131,8 +141,12 @@ public struct Taint: Sendable {
     static let maximumSteps = 12
 
     mutating func addStep(_ range: SourceRange, _ message: String) {
-        if let last = steps.last, last.range == range { return }
-        steps.append(PathStep(range: range, message: message))
+        if let last = steps.last, last.range == range, last.external == nil { return }
+        append(PathStep(range: range, message: message))
+    }
+
+    mutating func append(_ step: PathStep) {
+        steps.append(step)
         if steps.count > Self.maximumSteps { steps.remove(at: 3) }
     }
 

@@ -13,7 +13,7 @@ enum DataflowTestSupport {
     }
 
     static func flows(_ source: String, name: String = "Test.swift", kind: SinkKind? = nil) -> [TaintFlow] {
-        let flows = TaintEngine(file: parse(source, name: name)).run()
+        let flows = TaintEngine(file: parse(source, name: name)).run().flows
         return kind.map { kind in flows.filter { $0.kind == kind } } ?? flows
     }
 

@@ -1,0 +1,355 @@
+import MoatCore
+import MoatSyntax
+
+// What the dataflow engine needs to know about other files, and what it tells about this one.
+//
+// Files are analyzed one at a time (and in parallel), so the engine cannot look into another file's
+// functions. Instead each analysis leaves `DataflowFacts`: the functions the file defines (with what
+// their returns do to their parameters), the calls it makes to functions it does not define while
+// holding untrusted data, and its JSExport declarations. The scanner links the facts of every file
+// (`CrossFileLinker`) into one `DataflowContext` per file, and analyzes again the files whose context
+// says something new: a call resolves to a summarized function of another file (its return summary is
+// applied where the call is), another file passes untrusted data to one of this file's functions (the
+// parameter becomes a source, and findings are reported where the data is used, in this file), or a
+// type of this file adopts a JSExport protocol declared in another file (a header).
+
+/// A place in another file.
+public struct ExternalLocation: Sendable, Hashable, Codable {
+    public var path: String
+    public var line: Int
+    public var column: Int
+
+    public init(path: String, line: Int, column: Int) {
+        self.path = path
+        self.line = line
+        self.column = column
+    }
+
+    /// A place in this file, for its facts: the path is left empty (the facts are stored apart from the
+    /// path, and the linker fills it in, see `resolved`).
+    init(_ file: CodeFile, _ range: SourceRange) {
+        self.init(path: "", line: range.start.line, column: range.start.column)
+    }
+
+    func resolved(_ path: String) -> ExternalLocation {
+        self.path.isEmpty ? ExternalLocation(path: path, line: line, column: column) : self
+    }
+
+    /// Stored as one string, `line:column:path` (facts hold many of them).
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, let line = Int(parts[0]), let column = Int(parts[1]) else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "bad location"))
+        }
+        self.init(path: String(parts[2]), line: line, column: column)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode("\(line):\(column):\(path)")
+    }
+
+    /// `Importer.swift:12`, for messages.
+    public var shortDescription: String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return "\(name):\(line)"
+    }
+}
+
+/// How a function is called: Swift (labels), an Objective-C message (selector) or a C function.
+public enum CallStyle: String, Sendable, Hashable, Codable {
+    case swift, objc, c
+}
+
+/// A function defined with a body, as callers in other files see it.
+public struct FunctionSignature: Sendable, Hashable, Codable, Comparable {
+    public var style: CallStyle
+    /// Swift base name, Objective-C selector, C name.
+    public var name: String
+    /// Swift `save(name:)`, Objective-C selector, C name.
+    public var fullName: String
+    /// Argument labels of the parameters (Swift), `nil` for none.
+    public var labels: [String?]
+    /// The type (or extension) the function belongs to.
+    public var owner: String?
+
+    public static func < (lhs: FunctionSignature, rhs: FunctionSignature) -> Bool {
+        (lhs.style.rawValue, lhs.fullName, lhs.owner ?? "") < (rhs.style.rawValue, rhs.fullName, rhs.owner ?? "")
+    }
+
+    /// The key calls are looked up by: selector, C name or Swift base name.
+    public var lookupName: String { style == .objc ? fullName : name }
+}
+
+/// A function of a file with what its returns do to its parameters.
+public struct ExportedFunction: Sendable, Hashable, Codable {
+    public var signature: FunctionSignature
+    public var location: ExternalLocation
+    /// Taints of the returned value; nil when the function returns its inputs as they came (callers then
+    /// treat the call like any unknown call).
+    public var returns: [PortableTaint]?
+
+    func resolved(_ path: String) -> ExportedFunction {
+        var copy = self
+        copy.location = location.resolved(path)
+        copy.returns = returns?.map { $0.resolved(path) }
+        return copy
+    }
+}
+
+/// A source that entered in some file, in a form another file's analysis can carry.
+public struct PortableSource: Sendable, Hashable, Codable {
+    public var kind: String
+    public var description: String
+    public var confidence: Confidence
+    public var isSystemFileURL: Bool
+    public var location: ExternalLocation
+}
+
+public struct PortableStep: Sendable, Hashable, Codable {
+    public var location: ExternalLocation
+    public var message: String
+
+    public init(location: ExternalLocation, message: String) {
+        self.location = location
+        self.message = message
+    }
+
+    /// Stored as `[location, message]`.
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        location = try container.decode(ExternalLocation.self)
+        message = try container.decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(location)
+        try container.encode(message)
+    }
+}
+
+/// A taint without ranges of its file: a parameter of the summarized function, or a real source.
+public struct PortableTaint: Sendable, Hashable, Codable {
+    public var parameter: Int?
+    public var source: PortableSource?
+    public var checks: [String]
+    public var latent: [String]?
+    public var resetsCallerChecks: Bool
+    public var members: [String]
+    public var steps: [PortableStep]
+
+    public init(parameter: Int?, source: PortableSource?, checks: [String], latent: [String]?, resetsCallerChecks: Bool,
+                members: [String], steps: [PortableStep]) {
+        self.parameter = parameter
+        self.source = source
+        self.checks = checks
+        self.latent = latent
+        self.resetsCallerChecks = resetsCallerChecks
+        self.members = members
+        self.steps = steps
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case parameter, source, checks, latent, resetsCallerChecks, members, steps
+    }
+
+    /// Empty lists and false flags are left out.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        parameter = try container.decodeIfPresent(Int.self, forKey: .parameter)
+        source = try container.decodeIfPresent(PortableSource.self, forKey: .source)
+        checks = try container.decodeIfPresent([String].self, forKey: .checks) ?? []
+        latent = try container.decodeIfPresent([String].self, forKey: .latent)
+        resetsCallerChecks = try container.decodeIfPresent(Bool.self, forKey: .resetsCallerChecks) ?? false
+        members = try container.decodeIfPresent([String].self, forKey: .members) ?? []
+        steps = try container.decodeIfPresent([PortableStep].self, forKey: .steps) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(parameter, forKey: .parameter)
+        try container.encodeIfPresent(source, forKey: .source)
+        if !checks.isEmpty { try container.encode(checks, forKey: .checks) }
+        try container.encodeIfPresent(latent, forKey: .latent)
+        if resetsCallerChecks { try container.encode(true, forKey: .resetsCallerChecks) }
+        if !members.isEmpty { try container.encode(members, forKey: .members) }
+        if !steps.isEmpty { try container.encode(steps, forKey: .steps) }
+    }
+}
+
+/// What a call looks like, for resolving it to a function of another file.
+public struct CallShape: Sendable, Hashable, Codable {
+    public var style: CallStyle
+    /// Swift base name, selector, C name.
+    public var name: String
+    /// Swift `save(name:)` from the argument labels.
+    public var swiftName: String?
+    public var labels: [String?]
+    /// The receiver's type when known (`Importer.shared`, a local declared `Importer *`).
+    public var receiverType: String?
+    /// The call has a receiver other than `self`/`super`.
+    public var hasReceiver: Bool
+    /// The type the calling function belongs to.
+    public var enclosingType: String?
+}
+
+/// A call to a function this file does not define, with untrusted data in some arguments.
+public struct OutgoingCall: Sendable, Hashable, Codable {
+    public struct Argument: Sendable, Hashable, Codable {
+        public var index: Int
+        public var taints: [PortableTaint]
+    }
+    public var call: CallShape
+    public var location: ExternalLocation
+    public var arguments: [Argument]
+    public var confirmed: Bool
+}
+
+public struct JavaScriptProtocolFact: Sendable, Hashable, Codable {
+    public var name: String
+    public var methods: [String]
+}
+
+public struct TypeAdoption: Sendable, Hashable, Codable {
+    public var name: String
+    public var inherits: [String]
+}
+
+/// What one file's analysis tells the others.
+public struct DataflowFacts: Sendable, Hashable, Codable {
+    public var functions: [ExportedFunction] = []
+    /// Lookup names of calls that resolved to no function of the file.
+    public var calledNames: [String] = []
+    /// The subset of `calledNames` whose arguments carry untrusted data.
+    public var taintedCalls: [String] = []
+    public var outgoing: [OutgoingCall] = []
+    public var javaScriptProtocols: [JavaScriptProtocolFact] = []
+    public var adoptions: [TypeAdoption] = []
+    /// Types that have methods with bodies in this file.
+    public var implementedTypes: [String] = []
+
+    public init() {}
+}
+
+/// An untrusted value another file passes to a function of this file.
+public struct DataflowSeed: Sendable, Hashable, Codable {
+    public var function: FunctionSignature
+    public var parameter: Int
+    public var taint: PortableTaint
+    /// Where the call is.
+    public var call: ExternalLocation
+    public var confirmed: Bool
+}
+
+/// What other files tell this file's analysis.
+public struct DataflowContext: Sendable, Hashable, Codable {
+    /// Functions of other files that calls of this file may resolve to (every candidate of each called
+    /// name, so that an ambiguous name stays unresolved).
+    public var functions: [ExportedFunction] = []
+    public var seeds: [DataflowSeed] = []
+    /// Methods of JSExport protocols, declared in other files, adopted by types implemented here.
+    public var javaScriptExports: [JavaScriptProtocolFact] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { functions.isEmpty && seeds.isEmpty && javaScriptExports.isEmpty }
+}
+
+/// Resolution of a call against functions of other files. Precision first: a call resolves only when
+/// exactly one function fits its name, labels and what is known of its receiver.
+public enum CrossFileResolver {
+    /// The index of the function among `candidates`, and the argument index of each parameter.
+    public static func resolve(_ call: CallShape, among candidates: [FunctionSignature]) -> (Int, [Int: Int])? {
+        var matches: [(Int, [Int: Int])] = []
+        for (index, candidate) in candidates.enumerated() where candidate.style == call.style {
+            guard let mapping = mapping(call, candidate), fits(call, candidate) else { continue }
+            matches.append((index, mapping))
+        }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    static func mapping(_ call: CallShape, _ candidate: FunctionSignature) -> [Int: Int]? {
+        let identity = Dictionary(uniqueKeysWithValues: (0..<call.labels.count).map { ($0, $0) })
+        switch call.style {
+        case .objc:
+            return candidate.fullName == call.name && candidate.labels.count == call.labels.count ? identity : nil
+        case .c:
+            return candidate.name == call.name && candidate.labels.count == call.labels.count ? identity : nil
+        case .swift:
+            guard candidate.name == call.name else { return nil }
+            if let swiftName = call.swiftName, swiftName == candidate.fullName, candidate.labels.count == call.labels.count {
+                return identity
+            }
+            // Defaulted parameters, trailing closures: labels in order.
+            guard candidate.labels.count >= call.labels.count else { return nil }
+            var mapping: [Int: Int] = [:]
+            var argument = 0
+            for (parameter, label) in candidate.labels.enumerated() where argument < call.labels.count {
+                if call.labels[argument] == label {
+                    mapping[parameter] = argument
+                    argument += 1
+                }
+            }
+            return argument == call.labels.count ? mapping : nil
+        }
+    }
+
+    private static func fits(_ call: CallShape, _ candidate: FunctionSignature) -> Bool {
+        if call.style == .c { return candidate.owner == nil }
+        if let type = call.receiverType { return candidate.owner == type }
+        if !call.hasReceiver { return candidate.owner == nil || candidate.owner == call.enclosingType }
+        return candidate.owner != nil
+    }
+}
+
+// MARK: - Conversions
+
+extension Taint {
+    /// This taint for another file's analysis.
+    func portable(in file: CodeFile) -> PortableTaint {
+        var parameter: Int?
+        var source: PortableSource?
+        switch origin {
+        case .parameter(let index, _): parameter = index
+        case .source(let hit):
+            source = PortableSource(kind: hit.kind.rawValue, description: hit.description, confidence: hit.confidence,
+                                    isSystemFileURL: hit.isSystemFileURL, location: hit.external ?? ExternalLocation(file, hit.range))
+        }
+        return PortableTaint(parameter: parameter, source: source, checks: checks.map(\.rawValue).sorted(),
+                             latent: latent.map { $0.sorted() }, resetsCallerChecks: resetsCallerChecks,
+                             members: members.sorted(),
+                             steps: parameter != nil ? [] : Self.kept(steps).map { PortableStep(location: $0.external ?? ExternalLocation(file, $0.range), message: $0.message) })
+    }
+
+    /// The steps another file's finding shows: the first two and the last six.
+    static func kept(_ steps: [PathStep]) -> [PathStep] {
+        steps.count <= 8 ? steps : Array(steps.prefix(2) + steps.suffix(6))
+    }
+}
+
+extension PortableTaint {
+    func resolved(_ path: String) -> PortableTaint {
+        var copy = self
+        if let location = source?.location { copy.source?.location = location.resolved(path) }
+        copy.steps = steps.map { PortableStep(location: $0.location.resolved(path), message: $0.message) }
+        return copy
+    }
+
+    var checkSet: Set<TaintCheck> { Set(checks.compactMap(TaintCheck.init(rawValue:))) }
+
+    /// A real source entering this file at `range` (a call or a function name).
+    func sourceTaint(at range: SourceRange, suffix: String, passedIn: Bool) -> Taint? {
+        guard let source, let kind = SourceKind(rawValue: source.kind) else { return nil }
+        var hit = SourceHit(kind: kind, description: source.description + suffix, range: range, confidence: source.confidence,
+                            isSystemFileURL: source.isSystemFileURL, external: source.location)
+        hit.passedIn = passedIn
+        var taint = Taint(origin: .source(hit))
+        taint.checks = checkSet
+        taint.latent = latent.map(Set.init)
+        taint.members = Set(members)
+        for step in steps { taint.append(PathStep(range: range, message: step.message, external: step.location)) }
+        return taint
+    }
+}

@@ -1,0 +1,164 @@
+import MoatCore
+
+/// Links the dataflow facts of every source file into one context per file (see `CrossFile.swift`).
+///
+/// Pure and deterministic: the same facts, in the same order, give the same contexts, whatever order
+/// the files were analyzed in.
+public struct CrossFileLinker {
+    /// Untrusted values one file passes to one parameter of another file's function, at most.
+    static let maximumSeedsPerParameter = 8
+
+    public let facts: [DataflowFacts?]
+    /// The path of each file: places in a file's own facts have an empty path.
+    public let paths: [String]
+
+    public init(facts: [DataflowFacts?], paths: [String]) {
+        self.facts = facts
+        self.paths = paths
+    }
+
+    /// The context of each file (by index in `facts`); files with nothing to learn get none.
+    public func contexts() -> [Int: DataflowContext] {
+        // Every function, by lookup name, with the file that defines it.
+        var byName: [String: [(file: Int, function: ExportedFunction)]] = [:]
+        for (index, fileFacts) in facts.enumerated() {
+            for function in fileFacts?.functions ?? [] { byName[function.signature.lookupName, default: []].append((index, function)) }
+        }
+        var contexts: [Int: DataflowContext] = [:]
+
+        // Return summaries of other files' functions that the file calls: those that return untrusted
+        // data, and those that transform what they receive when the call passes untrusted data.
+        for (index, fileFacts) in facts.enumerated() {
+            guard let fileFacts else { continue }
+            let tainted = Set(fileFacts.taintedCalls)
+            var functions: [ExportedFunction] = []
+            for name in fileFacts.calledNames {
+                guard let candidates = byName[name]?.filter({ $0.file != index }) else { continue }
+                let returnsSource = candidates.contains { $0.function.returns?.contains { $0.source != nil } == true }
+                let transforms = tainted.contains(name) && candidates.contains { $0.function.returns != nil }
+                guard returnsSource || transforms else { continue }
+                functions += candidates.map { $0.function.resolved(paths[$0.file]) }
+            }
+            if !functions.isEmpty { contexts[index, default: DataflowContext()].functions = functions }
+        }
+
+        // Untrusted values passed to other files' functions.
+        var seeds: [Int: [DataflowSeed]] = [:]
+        var perParameter: [String: Int] = [:]
+        for (index, fileFacts) in facts.enumerated() {
+            for call in fileFacts?.outgoing ?? [] {
+                guard let candidates = byName[call.call.name]?.filter({ $0.file != index }), !candidates.isEmpty,
+                      let (chosen, mapping) = CrossFileResolver.resolve(call.call, among: candidates.map(\.function.signature))
+                else { continue }
+                let target = candidates[chosen]
+                for (parameter, argumentIndex) in mapping.sorted(by: { $0.key < $1.key }) {
+                    guard let argument = call.arguments.first(where: { $0.index == argumentIndex }) else { continue }
+                    for taint in argument.taints {
+                        let key = "\(target.file)|\(target.function.signature.fullName)|\(target.function.signature.owner ?? "")|\(parameter)"
+                        guard perParameter[key, default: 0] < Self.maximumSeedsPerParameter else { break }
+                        perParameter[key, default: 0] += 1
+                        seeds[target.file, default: []].append(DataflowSeed(function: target.function.signature, parameter: parameter,
+                                                                           taint: taint.resolved(paths[index]),
+                                                                           call: call.location.resolved(paths[index]),
+                                                                           confirmed: call.confirmed))
+                    }
+                }
+            }
+        }
+        for (index, list) in seeds { contexts[index, default: DataflowContext()].seeds = list }
+
+        // JSExport protocols declared in one file and adopted by a type implemented in another.
+        var protocols: [String: [String]] = [:]
+        for fileFacts in facts {
+            for declared in fileFacts?.javaScriptProtocols ?? [] where protocols[declared.name] == nil {
+                protocols[declared.name] = declared.methods
+            }
+        }
+        if !protocols.isEmpty {
+            var adopted: [String: Set<String>] = [:]
+            for fileFacts in facts {
+                for adoption in fileFacts?.adoptions ?? [] {
+                    for name in adoption.inherits where protocols[name] != nil { adopted[adoption.name, default: []].insert(name) }
+                }
+            }
+            for (index, fileFacts) in facts.enumerated() {
+                guard let fileFacts else { continue }
+                let local = Set(fileFacts.javaScriptProtocols.map(\.name))
+                var exports: [JavaScriptProtocolFact] = []
+                for type in fileFacts.implementedTypes {
+                    let foreign = (adopted[type] ?? []).subtracting(local).sorted()
+                    guard !foreign.isEmpty else { continue }
+                    exports.append(JavaScriptProtocolFact(name: type, methods: foreign.flatMap { protocols[$0] ?? [] }))
+                }
+                if !exports.isEmpty { contexts[index, default: DataflowContext()].javaScriptExports = exports }
+            }
+        }
+        return contexts
+    }
+}
+
+/// The names in a file's facts: enough to tell which files the linker needs in full. A warm scan keeps
+/// every file's index and decodes the full facts only of those files.
+public struct DataflowFactsIndex: Sendable, Hashable, Codable {
+    /// Lookup names of the file's functions, and of those with a return summary.
+    public var functionNames: [String]
+    public var summarizedNames: [String]
+    public var calledNames: [String]
+    /// Lookup names of the calls in `outgoing`.
+    public var outgoingNames: [String]
+    public var taintedCalls: [String]
+    public var javaScriptProtocols: [JavaScriptProtocolFact]
+    public var adoptions: [TypeAdoption]
+    public var implementedTypes: [String]
+
+    public init(_ facts: DataflowFacts) {
+        functionNames = Array(Set(facts.functions.map(\.signature.lookupName))).sorted()
+        summarizedNames = Array(Set(facts.functions.filter { $0.returns != nil }.map(\.signature.lookupName))).sorted()
+        calledNames = facts.calledNames
+        outgoingNames = Array(Set(facts.outgoing.map(\.call.name))).sorted()
+        taintedCalls = facts.taintedCalls
+        javaScriptProtocols = facts.javaScriptProtocols
+        adoptions = facts.adoptions
+        implementedTypes = facts.implementedTypes
+    }
+}
+
+extension DataflowFacts {
+    /// The facts of a file the linker does not need in full: its names, without functions or calls.
+    public init(light index: DataflowFactsIndex) {
+        self.init()
+        calledNames = index.calledNames
+        taintedCalls = index.taintedCalls
+        javaScriptProtocols = index.javaScriptProtocols
+        adoptions = index.adoptions
+        implementedTypes = index.implementedTypes
+    }
+}
+
+extension CrossFileLinker {
+    /// The files whose full facts the linker needs: those that define a function some other file's call
+    /// may resolve to, and those whose calls carry untrusted data to such a function. With light facts
+    /// for every other file, the linker gives the same contexts as with full facts everywhere.
+    public static func neededFiles(_ indexes: [DataflowFactsIndex?]) -> Set<Int> {
+        var definers: [String: [Int]] = [:]
+        var summarized: [String: [Int]] = [:]
+        for (index, fileIndex) in indexes.enumerated() {
+            for name in fileIndex?.functionNames ?? [] { definers[name, default: []].append(index) }
+            for name in fileIndex?.summarizedNames ?? [] { summarized[name, default: []].append(index) }
+        }
+        var needed = Set<Int>()
+        for (index, fileIndex) in indexes.enumerated() {
+            guard let fileIndex else { continue }
+            for name in fileIndex.calledNames where summarized[name]?.contains(where: { $0 != index }) == true {
+                needed.formUnion(definers[name] ?? [])
+            }
+            for name in fileIndex.outgoingNames {
+                let others = (definers[name] ?? []).filter { $0 != index }
+                guard !others.isEmpty else { continue }
+                needed.formUnion(others)
+                needed.insert(index)
+            }
+        }
+        return needed
+    }
+}
