@@ -177,5 +177,17 @@ struct SwiftPathologicalInputTests {
         #expect(SwiftFrontEnd.refusalReason(source: deep)?.contains("nested 30 deep") == true)
         let ordinary = "let m: [[String: [Int]]] = [[\"a\": [1, 2]]] // [[[[[[[[[[[[[[[[[\nlet s = \"[[[[[[[[[[[[[[[[[[\""
         #expect(SwiftFrontEnd.refusalReason(source: ordinary) == nil)
+        let thirteen = String(repeating: "[", count: 13)
+        let hidden = "/* /* \(thirteen) */ \(thirteen) */ let s = \"\\\"\(thirteen)\"\n// \(thirteen)\nlet d = a / b"
+        #expect(SwiftFrontEnd.refusalReason(source: hidden) == nil)
+        #expect(SwiftFrontEnd.refusalReason(source: "x /\(thirteen)")?.contains("nested 13 deep") == true)
+        #expect(SwiftFrontEnd.refusalReason(source: "\(thirteen)]] /")?.contains("nested 13 deep") == true)
+        #expect(SwiftFrontEnd.refusalReason(source: "\"unterminated \(thirteen)") == nil)
+    }
+
+    @Test func summaryLineTextIsTrimmedOfSpacesAndTabs() {
+        let summary = SourceSummary(file: SwiftFrontEnd.parse(source: "func f() {\n \t  foo()  \t\n}\n", path: "T.swift"))
+        #expect(summary.lineText[2] == "foo()")
+        #expect(summary.lineText[1] == "func f() {")
     }
 }

@@ -61,8 +61,17 @@ public struct SourceSummary: Sendable, Codable {
                   declaredTypes: types, imports: file.imports)
         surfaceFacts = surface.sortedFacts
         for position in Array(names.values) + Array(functions.values) where lineText[position.line] == nil {
-            let text = file.line(position.line)
-            lineText[position.line] = String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+            lineText[position.line] = Self.trimmingSpacesAndTabs(file.line(position.line))
         }
+    }
+
+    /// `text` without leading and trailing spaces and tabs (compared as characters, as before: a space that
+    /// carries a combining mark stays). Trims a substring in place; rebuilding the string from reversed
+    /// views cost more than the rest of the summary.
+    static func trimmingSpacesAndTabs(_ text: String) -> String {
+        var slice = Substring(text)
+        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
+        return String(slice)
     }
 }

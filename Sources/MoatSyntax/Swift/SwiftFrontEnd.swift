@@ -6,16 +6,67 @@ internal import SwiftOperators
 /// shared code model. The SwiftSyntax tree is dropped when this returns.
 public enum SwiftFrontEnd {
     public static func parse(source: String, path: String) -> CodeFile {
+        parse(source: source, path: path, reference: false)
+    }
+
+    /// `reference: true` lowers the slow, simple way (SwiftOperators folds every operator sequence,
+    /// `trimmedDescription` gives node text, a visitor visits every token for comments): tests compare the
+    /// fast path against it.
+    public static func parse(source: String, path: String, reference: Bool) -> CodeFile {
         let tree = Parser.parse(source: source)
         let file = tree
-        var lowering = SwiftLowering(source: source)
+        var lowering = SwiftLowering(source: source, reference: reference)
         let (declarations, statements) = lowering.lowerItems(file.statements)
-        let collector = SwiftTypeAndCommentCollector(lines: lowering.lines)
+        let collector = SwiftTypeAndCommentCollector(lines: lowering.lines, visitsTokens: reference)
         collector.walk(file)
+        let comments = reference ? collector.comments : SwiftCommentScanner.comments(in: tree, bytes: lowering.bytes,
+                                                                                     lines: lowering.lines)
         return CodeFile(path: path, language: .swift, source: source, declarations: declarations,
-                        statements: statements, comments: collector.comments,
+                        statements: statements, comments: comments,
                         typeReferences: collector.typeReferences, imports: collector.imports,
                         diagnostics: tree.hasError ? ["the Swift parser recovered from syntax errors"] : [])
+    }
+}
+
+/// Finds the comments of a tree without visiting every token: every comment starts with `//` or `/*`, so
+/// only the tokens whose extent holds such a pair are looked up, in source order, each once. The result is
+/// what a visit of every token's trivia gives, in the same order.
+enum SwiftCommentScanner {
+    static func comments(in tree: SourceFileSyntax, bytes: [UInt8], lines: LineTable) -> [Comment] {
+        var result: [Comment] = []
+        var offset = 0
+        let count = bytes.count
+        while offset + 1 < count {
+            let byte = bytes[offset]
+            let next = bytes[offset + 1]
+            guard byte == UInt8(ascii: "/"), next == UInt8(ascii: "/") || next == UInt8(ascii: "*") else {
+                offset += 1
+                continue
+            }
+            guard let token = tree.token(at: AbsolutePosition(utf8Offset: offset)) else {
+                offset += 1
+                continue
+            }
+            collect(token.leadingTrivia, start: token.position.utf8Offset, lines: lines, into: &result)
+            collect(token.trailingTrivia, start: token.endPositionBeforeTrailingTrivia.utf8Offset, lines: lines,
+                    into: &result)
+            // Each token once: continue after its end (always past `offset`).
+            offset = max(offset + 1, token.endPosition.utf8Offset)
+        }
+        return result
+    }
+
+    static func collect(_ trivia: Trivia, start: Int, lines: LineTable, into comments: inout [Comment]) {
+        var offset = start
+        for piece in trivia {
+            let length = piece.sourceLength.utf8Length
+            switch piece {
+            case .lineComment(let text), .blockComment(let text), .docLineComment(let text), .docBlockComment(let text):
+                comments.append(Comment(text: text, range: lines.range(offset, offset + length)))
+            default: break
+            }
+            offset += length
+        }
     }
 }
 
@@ -24,8 +75,12 @@ struct LineTable {
     private var starts: [Int] = [0]
 
     init(_ source: String) {
+        self.init(Array(source.utf8))
+    }
+
+    init(_ bytes: [UInt8]) {
         var offset = 0
-        for byte in source.utf8 {
+        for byte in bytes {
             offset += 1
             if byte == UInt8(ascii: "\n") { starts.append(offset) }
         }
@@ -48,12 +103,15 @@ struct LineTable {
 
 private final class SwiftTypeAndCommentCollector: SyntaxVisitor {
     let lines: LineTable
+    /// Comments are collected only when this is set (the reference path); see `SwiftCommentScanner`.
+    let visitsTokens: Bool
     var typeReferences: [TypeReference] = []
     var comments: [Comment] = []
     var imports: [String] = []
 
-    init(lines: LineTable) {
+    init(lines: LineTable, visitsTokens: Bool) {
         self.lines = lines
+        self.visitsTokens = visitsTokens
         super.init(viewMode: .sourceAccurate)
     }
 
@@ -77,22 +135,11 @@ private final class SwiftTypeAndCommentCollector: SyntaxVisitor {
     }
 
     override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
-        collect(token.leadingTrivia, start: token.position.utf8Offset)
-        collect(token.trailingTrivia, start: token.endPositionBeforeTrailingTrivia.utf8Offset)
+        guard visitsTokens else { return .skipChildren }
+        SwiftCommentScanner.collect(token.leadingTrivia, start: token.position.utf8Offset, lines: lines, into: &comments)
+        SwiftCommentScanner.collect(token.trailingTrivia, start: token.endPositionBeforeTrailingTrivia.utf8Offset,
+                                    lines: lines, into: &comments)
         return .skipChildren
-    }
-
-    private func collect(_ trivia: Trivia, start: Int) {
-        var offset = start
-        for piece in trivia {
-            let length = piece.sourceLength.utf8Length
-            switch piece {
-            case .lineComment(let text), .blockComment(let text), .docLineComment(let text), .docBlockComment(let text):
-                comments.append(Comment(text: text, range: lines.range(offset, offset + length)))
-            default: break
-            }
-            offset += length
-        }
     }
 }
 
@@ -103,18 +150,41 @@ struct SwiftLowering {
     static let maximumFoldedElements = 257
 
     let lines: LineTable
+    /// The source's UTF-8 bytes: node text is read from here (see `text`).
+    let bytes: [UInt8]
+    /// Lower the slow, simple way (see `SwiftFrontEnd.parse(source:path:reference:)`).
+    let reference: Bool
     /// Operator sequences are folded one at a time while lowering (cheaper than rewriting the whole tree
     /// first). A folded sequence is a detached tree whose positions start at 0: this is the absolute
     /// offset of the detached tree being lowered.
     private var baseOffset = 0
 
-    init(source: String) {
-        lines = LineTable(source)
+    init(source: String, reference: Bool = false) {
+        bytes = Array(source.utf8)
+        lines = LineTable(bytes)
+        self.reference = reference
     }
 
     func range(_ node: some SyntaxProtocol) -> SourceRange {
         lines.range(baseOffset + node.positionAfterSkippingLeadingTrivia.utf8Offset,
                     baseOffset + node.endPositionBeforeTrailingTrivia.utf8Offset)
+    }
+
+    /// From the start of `first` to the end of `last` (the range of a node SwiftOperators would make of them).
+    func range(from first: some SyntaxProtocol, to last: some SyntaxProtocol) -> SourceRange {
+        lines.range(baseOffset + first.positionAfterSkippingLeadingTrivia.utf8Offset,
+                    baseOffset + last.endPositionBeforeTrailingTrivia.utf8Offset)
+    }
+
+    /// The node's source text without its leading and trailing trivia: `trimmedDescription`, read from the
+    /// source instead of from a trimmed copy of the tree (which SwiftSyntax builds for every call). A node
+    /// with missing or unexpected tokens takes the slow path, so that recovered trees read the same.
+    func text(_ node: some SyntaxProtocol) -> String {
+        if reference || node.hasError { return node.trimmedDescription }
+        let start = baseOffset + node.positionAfterSkippingLeadingTrivia.utf8Offset
+        let end = baseOffset + node.endPositionBeforeTrailingTrivia.utf8Offset
+        guard start >= 0, start <= end, end <= bytes.count else { return node.trimmedDescription }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
     /// Folds `expr` when it is a short enough operator sequence and lowers the result with `body`, keeping
@@ -184,7 +254,7 @@ struct SwiftLowering {
 
     private func clauseCondition(_ clause: IfConfigClauseSyntax) -> String? {
         if clause.poundKeyword.tokenKind == .poundElse { return nil }
-        return clause.condition?.trimmedDescription
+        return clause.condition.map { text($0) }
     }
 
     mutating func lowerDeclaration(_ decl: DeclSyntax) -> Declaration? {
@@ -205,8 +275,8 @@ struct SwiftLowering {
         }
         if let node = decl.as(ExtensionDeclSyntax.self) {
             let members = lowerMembers(node.memberBlock.members)
-            let inherits = node.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
-            return .type(TypeDeclaration(kind: .extension, name: node.extendedType.trimmedDescription, inherits: inherits,
+            let inherits = node.inheritanceClause?.inheritedTypes.map { text($0.type) } ?? []
+            return .type(TypeDeclaration(kind: .extension, name: text(node.extendedType), inherits: inherits,
                                          attributes: attributes(node.attributes), members: members,
                                          range: range(node), nameRange: range(node.extendedType)))
         }
@@ -239,8 +309,8 @@ struct SwiftLowering {
         let attributeNames = attributes(node.attributes)
         var result: [VariableDeclaration] = []
         for binding in node.bindings {
-            let name = binding.pattern.trimmedDescription
-            let type = binding.typeAnnotation?.type.trimmedDescription
+            let name = text(binding.pattern)
+            let type = binding.typeAnnotation.map { text($0.type) }
             let initializer = binding.initializer.map { lowerExpression($0.value) }
             var accessors: [Block] = []
             if let accessorBlock = binding.accessorBlock {
@@ -262,7 +332,7 @@ struct SwiftLowering {
 
     private func attributes(_ list: AttributeListSyntax) -> [String] {
         list.compactMap { element in
-            if case .attribute(let attribute) = element { return attribute.attributeName.trimmedDescription }
+            if case .attribute(let attribute) = element { return text(attribute.attributeName) }
             return nil
         }
     }
@@ -270,7 +340,7 @@ struct SwiftLowering {
     private mutating func typeDeclaration(_ kind: TypeKind, _ name: TokenSyntax, _ inheritance: InheritanceClauseSyntax?,
                                           _ attributeList: AttributeListSyntax, _ memberBlock: MemberBlockSyntax,
                                           _ node: some SyntaxProtocol) -> TypeDeclaration {
-        let inherits = inheritance?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+        let inherits = inheritance?.inheritedTypes.map { text($0.type) } ?? []
         return TypeDeclaration(kind: kind, name: name.text, inherits: inherits, attributes: attributes(attributeList),
                                members: lowerMembers(memberBlock.members), range: range(node), nameRange: range(name))
     }
@@ -304,13 +374,13 @@ struct SwiftLowering {
             let first = parameter.firstName.text
             let label: String? = first == "_" ? nil : first
             let inner = parameter.secondName?.text ?? first
-            parameters.append(Parameter(label: label, name: inner, type: parameter.type.trimmedDescription))
+            parameters.append(Parameter(label: label, name: inner, type: text(parameter.type)))
         }
         let fullName = name + "(" + parameters.map { ($0.label ?? "_") + ":" }.joined() + ")"
         let modifierNames = modifiers.map { $0.name.text }
         return FunctionDeclaration(
             name: name, fullName: fullName, parameters: parameters,
-            returnType: signature.returnClause?.type.trimmedDescription, attributes: attributes(attributeList),
+            returnType: signature.returnClause.map { text($0.type) }, attributes: attributes(attributeList),
             modifiers: modifierNames, isStatic: modifierNames.contains("static") || modifierNames.contains("class"),
             body: body.map { lowerBlock($0) }, range: range(node), nameRange: range(nameNode))
     }
@@ -366,6 +436,9 @@ struct SwiftLowering {
     }
 
     mutating func lowerExpressionStatement(_ expr: ExprSyntax) -> Statement {
+        if let sequence = expr.as(SequenceExprSyntax.self), let folded = fastFold(sequence) {
+            return lowerFoldedStatement(folded)
+        }
         if let statement = withFolded(expr, { lowering, folded in lowering.lowerExpressionStatement(folded) }) {
             return statement
         }
@@ -384,7 +457,7 @@ struct SwiftLowering {
         return Statement(kind: .expression(lowerExpression(expr)), range: range(expr))
     }
 
-    private func isCompoundAssignment(_ op: String) -> Bool {
+    func isCompoundAssignment(_ op: String) -> Bool {
         ["+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^=", "&+=", "&-=", "&*="].contains(op)
     }
 
@@ -398,7 +471,7 @@ struct SwiftLowering {
         if let node = stmt.as(ForStmtSyntax.self) {
             var header = [lowerExpression(node.sequence)]
             if let whereClause = node.whereClause { header.append(lowerExpression(whereClause.condition)) }
-            return Statement(kind: .loop(header: header, variables: bindingNames(node.pattern.trimmedDescription),
+            return Statement(kind: .loop(header: header, variables: bindingNames(text(node.pattern)),
                                          body: lowerBlock(node.body)), range: stmtRange)
         }
         if let node = stmt.as(WhileStmtSyntax.self) {
@@ -423,7 +496,7 @@ struct SwiftLowering {
             return Statement(kind: .deferStatement(lowerBlock(node.body)), range: stmtRange)
         }
         if let node = stmt.as(LabeledStmtSyntax.self) { return lowerStatement(node.statement) }
-        return Statement(kind: .other(stmt.trimmedDescription), range: stmtRange)
+        return Statement(kind: .other(text(stmt)), range: stmtRange)
     }
 
     private mutating func lowerIf(_ node: IfExprSyntax) -> Statement {
@@ -455,7 +528,7 @@ struct SwiftLowering {
                             if let expressionPattern = item.pattern.as(ExpressionPatternSyntax.self) {
                                 patterns.append(lowering.lowerExpression(expressionPattern.expression))
                             } else {
-                                patterns.append(Expression(kind: .unknown(item.pattern.trimmedDescription),
+                                patterns.append(Expression(kind: .unknown(lowering.text(item.pattern)),
                                                            range: lowering.range(item.pattern)))
                             }
                         }
@@ -481,19 +554,19 @@ struct SwiftLowering {
             case .expression(let expr):
                 return .expression(lowerExpression(expr))
             case .optionalBinding(let binding):
-                let names = bindingNames(binding.pattern.trimmedDescription)
+                let names = bindingNames(text(binding.pattern))
                 let value: Expression
                 if let initializer = binding.initializer {
                     value = lowerExpression(initializer.value)
                 } else {
-                    value = Expression(kind: .identifier(binding.pattern.trimmedDescription), range: range(binding.pattern))
+                    value = Expression(kind: .identifier(text(binding.pattern)), range: range(binding.pattern))
                 }
                 return .binding(names: names, value: value, range: range(binding))
             case .matchingPattern(let matching):
-                return .pattern(pattern: matching.pattern.trimmedDescription, value: lowerExpression(matching.initializer.value),
+                return .pattern(pattern: text(matching.pattern), value: lowerExpression(matching.initializer.value),
                                 range: range(matching))
             default:
-                return .other(element.trimmedDescription, range: range(element))
+                return .other(text(element), range: range(element))
             }
         }
     }
@@ -501,6 +574,9 @@ struct SwiftLowering {
     // MARK: Expressions
 
     mutating func lowerExpression(_ expr: ExprSyntax) -> Expression {
+        if let sequence = expr.as(SequenceExprSyntax.self), let folded = fastFold(sequence) {
+            return lowerFolded(folded, folded.root)
+        }
         if let lowered = withFolded(expr, { lowering, folded in lowering.lowerExpression(folded) }) { return lowered }
         let exprRange = range(expr)
         func make(_ kind: Expression.Kind) -> Expression { Expression(kind: kind, range: exprRange) }
@@ -559,7 +635,7 @@ struct SwiftLowering {
             let lhs = lowerExpression(node.leftOperand)
             let rhs = lowerExpression(node.rightOperand)
             if node.operator.is(AssignmentExprSyntax.self) { return make(.binary(op: "=", lhs: lhs, rhs: rhs)) }
-            let op = node.operator.as(BinaryOperatorExprSyntax.self)?.operator.text ?? node.operator.trimmedDescription
+            let op = node.operator.as(BinaryOperatorExprSyntax.self)?.operator.text ?? text(node.operator)
             return make(.binary(op: op, lhs: lhs, rhs: rhs))
         }
         if let node = expr.as(PrefixOperatorExprSyntax.self) {
@@ -590,17 +666,17 @@ struct SwiftLowering {
                                  otherwise: lowerExpression(node.elseExpression)))
         }
         if let node = expr.as(AsExprSyntax.self) {
-            return make(.cast(operand: lowerExpression(node.expression), type: node.type.trimmedDescription,
+            return make(.cast(operand: lowerExpression(node.expression), type: text(node.type),
                               op: "as" + (node.questionOrExclamationMark?.text ?? "")))
         }
         if let node = expr.as(IsExprSyntax.self) {
-            return make(.cast(operand: lowerExpression(node.expression), type: node.type.trimmedDescription, op: "is"))
+            return make(.cast(operand: lowerExpression(node.expression), type: text(node.type), op: "is"))
         }
-        if let node = expr.as(TypeExprSyntax.self) { return make(.typeValue(node.type.trimmedDescription)) }
+        if let node = expr.as(TypeExprSyntax.self) { return make(.typeValue(text(node.type))) }
         if expr.is(SuperExprSyntax.self) { return make(.identifier("super")) }
         if let node = expr.as(GenericSpecializationExprSyntax.self) { return lowerExpression(node.expression) }
         if let node = expr.as(MacroExpansionExprSyntax.self) {
-            if node.macroName.text == "selector" { return make(.typeValue(node.arguments.trimmedDescription)) }
+            if node.macroName.text == "selector" { return make(.typeValue(text(node.arguments))) }
             let arguments = node.arguments.map { Argument(label: $0.label?.text, value: lowerExpression($0.expression)) }
             return make(.call(callee: Expression(kind: .identifier("#" + node.macroName.text), range: range(node.macroName)),
                               arguments: arguments, isMessageSend: false))
@@ -614,13 +690,13 @@ struct SwiftLowering {
             let statement = lowerSwitch(node)
             return make(.closure(parameters: [], body: Block(statements: [statement], range: exprRange)))
         }
-        if let node = expr.as(KeyPathExprSyntax.self) { return make(.typeValue(node.trimmedDescription)) }
+        if let node = expr.as(KeyPathExprSyntax.self) { return make(.typeValue(text(node))) }
         if let node = expr.as(SequenceExprSyntax.self) {
             // Too long to fold (see maximumFoldedElements): keep the operands, flat.
             let operands = node.elements.filter { !$0.is(BinaryOperatorExprSyntax.self) && !$0.is(AssignmentExprSyntax.self) }
             return make(.tuple(operands.map { Argument(label: nil, value: lowerExpression($0)) }))
         }
-        return make(.unknown(expr.trimmedDescription))
+        return make(.unknown(text(expr)))
     }
 
     private mutating func lowerSegments(_ segments: StringLiteralSegmentListSyntax) -> [StringSegment] {
@@ -660,38 +736,52 @@ extension SwiftFrontEnd {
     /// Why a source file must not be handed to the parser, or nil. A cheap scan that skips comments and
     /// string literals.
     public static func refusalReason(source: String) -> String? {
+        var source = source
+        let deepest = source.withUTF8 { deepestBracketNesting($0) }
+        guard deepest > maximumBracketNesting else { return nil }
+        return "skipped: square brackets nested \(deepest) deep (limit \(maximumBracketNesting)); the Swift parser takes exponential time on such input"
+    }
+
+    /// The deepest `[` nesting outside comments and string literals (a string ends at the next unescaped
+    /// quote; block comments nest).
+    private static func deepestBracketNesting(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let count = bytes.count
+        var index = 0
         var depth = 0
         var deepest = 0
-        var iterator = source.utf8.makeIterator()
-        var pending: UInt8?
-        func next() -> UInt8? {
-            if let byte = pending {
-                pending = nil
-                return byte
-            }
-            return iterator.next()
-        }
-        while let byte = next() {
+        while index < count {
+            let byte = bytes[index]
+            index += 1
             switch byte {
             case UInt8(ascii: "/"):
-                guard let following = next() else { break }
+                guard index < count else { break }
+                let following = bytes[index]
                 if following == UInt8(ascii: "/") {
-                    while let skipped = next(), skipped != UInt8(ascii: "\n") {}
+                    index += 1
+                    while index < count {
+                        let skipped = bytes[index]
+                        index += 1
+                        if skipped == UInt8(ascii: "\n") { break }
+                    }
                 } else if following == UInt8(ascii: "*") {
+                    index += 1
                     var level = 1
                     var last: UInt8 = 0
-                    while level > 0, let skipped = next() {
+                    while level > 0, index < count {
+                        let skipped = bytes[index]
+                        index += 1
                         if last == UInt8(ascii: "/") && skipped == UInt8(ascii: "*") { level += 1; last = 0; continue }
                         if last == UInt8(ascii: "*") && skipped == UInt8(ascii: "/") { level -= 1; last = 0; continue }
                         last = skipped
                     }
-                } else {
-                    pending = following
                 }
+                // Otherwise the following byte is looked at on its own.
             case UInt8(ascii: "\""):
                 // Skip to the closing quote on the same line (multi-line literals end at a later quote).
                 var escaped = false
-                while let skipped = next() {
+                while index < count {
+                    let skipped = bytes[index]
+                    index += 1
                     if escaped { escaped = false; continue }
                     if skipped == UInt8(ascii: "\\") { escaped = true; continue }
                     if skipped == UInt8(ascii: "\"") { break }
@@ -705,7 +795,6 @@ extension SwiftFrontEnd {
                 break
             }
         }
-        guard deepest > maximumBracketNesting else { return nil }
-        return "skipped: square brackets nested \(deepest) deep (limit \(maximumBracketNesting)); the Swift parser takes exponential time on such input"
+        return deepest
     }
 }
