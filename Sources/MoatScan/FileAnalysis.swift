@@ -21,34 +21,34 @@ struct FileOutcome: Sendable {
     var context: DataflowContext?
 }
 
-/// A file's dataflow facts: in full after an analysis, or as the index and the JSON text of a cache entry
-/// (decoded only when the linker needs it).
+/// A file's dataflow facts: in full after an analysis, or as the index and the encoded form of a cache
+/// entry (the rest decoded only when the linker needs it).
 struct StoredFacts: Sendable {
     let index: DataflowFactsIndex
     private let full: DataflowFacts?
-    private let text: Data?
+    private let encodedForm: [UInt8]?
 
     init(_ facts: DataflowFacts) {
         index = DataflowFactsIndex(facts)
         full = facts
-        text = nil
+        encodedForm = nil
     }
 
-    init(index: DataflowFactsIndex, text: Data) {
+    /// Nil when the bytes are not facts (a corrupt cache entry).
+    init?(encoded: [UInt8]) {
+        guard let index = FactsCoding.decodeIndex(encoded) else { return nil }
         self.index = index
         full = nil
-        self.text = text
+        encodedForm = encoded
     }
 
     var facts: DataflowFacts? {
         if let full { return full }
-        guard let text else { return nil }
-        return try? JSONDecoder().decode(DataflowFacts.self, from: text)
+        return encodedForm.flatMap(FactsCoding.decode)
     }
 
-    var encoded: Data? {
-        if let text { return text }
-        return full.flatMap { try? JSONEncoder().encode($0) }
+    var encoded: [UInt8]? {
+        encodedForm ?? full.map(FactsCoding.encode)
     }
 }
 
@@ -105,12 +105,14 @@ struct FileAnalysis: Sendable {
         let isSource = file.kind == .swift || file.kind == .cFamily
         outcome.context = context
         let key = isSource ? cache?.key(path: file.path, content: data, context: context) : nil
-        if let key, let entry = cache?.load(key) {
+        // An entry whose facts are corrupt is a miss.
+        if let key, let entry = cache?.load(key), case let facts = entry.facts.flatMap(StoredFacts.init(encoded:)),
+           entry.facts == nil || facts != nil {
             outcome.findings = entry.findings
             outcome.summary = entry.summary
             outcome.suppressions = entry.suppressions
             outcome.errors = entry.errors
-            if let index = entry.factsIndex, let text = entry.facts { outcome.facts = StoredFacts(index: index, text: text) }
+            outcome.facts = facts
             return outcome
         }
         switch loader.load(file, data: data) {
@@ -129,8 +131,7 @@ struct FileAnalysis: Sendable {
             outcome.suppressions = SuppressionDirective.directives(in: code)
             if let key, let summary = outcome.summary {
                 cache?.store(ResultCache.Entry(findings: outcome.findings, summary: summary, suppressions: outcome.suppressions,
-                                               errors: outcome.errors, factsIndex: outcome.facts?.index,
-                                               facts: outcome.facts?.encoded), for: key)
+                                               errors: outcome.errors, facts: outcome.facts?.encoded), for: key)
             }
         case .success(.propertyList(let plist)):
             outcome.findings = analyzer.analyze(plist)

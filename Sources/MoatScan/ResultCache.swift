@@ -10,7 +10,7 @@ import MoatSyntax
 /// and the file's path. A second scan of an unchanged tree only reads and hashes files.
 ///
 /// Layout: `<cache dir>/v1/<first two hex digits>/<key>.json`: the entry's JSON, then (for source files
-/// analyzed by the dataflow rules) a newline and the file's dataflow facts as JSON. Entries are written
+/// analyzed by the dataflow rules) a newline and the file's dataflow facts (`FactsCoding`). Entries are written
 /// atomically; an unreadable or corrupt entry is a miss, never an error (corrupt facts count as none).
 public struct ResultCache: Sendable {
     public struct Entry: Codable, Sendable {
@@ -18,14 +18,12 @@ public struct ResultCache: Sendable {
         public var summary: SourceSummary
         public var suppressions: [SuppressionDirective]
         public var errors: [ScanError]
-        /// The names in the dataflow facts for other files (nil when no dataflow rule ran).
-        public var factsIndex: DataflowFactsIndex?
-        /// The facts themselves, as JSON text: decoded only when the linker needs them. Stored after the
-        /// entry's JSON, on a line of its own, so that loading an entry does not even read it as a string.
-        public var facts: Data?
+        /// The dataflow facts for other files in `FactsCoding`'s form (nil when no dataflow rule ran).
+        /// Stored after the entry's JSON, on a line of its own.
+        public var facts: [UInt8]?
 
         enum CodingKeys: String, CodingKey {
-            case findings, summary, suppressions, errors, factsIndex
+            case findings, summary, suppressions, errors
         }
     }
 
@@ -81,7 +79,7 @@ public struct ResultCache: Sendable {
         }
         let json = newline.map { data.prefix($0) } ?? data
         guard var entry = try? JSONDecoder().decode(Entry.self, from: json) else { return nil }
-        if let newline { entry.facts = data.suffix(from: data.startIndex + newline + 1) }
+        if let newline { entry.facts = [UInt8](data.suffix(from: data.startIndex + newline + 1)) }
         return entry
     }
 
@@ -92,7 +90,7 @@ public struct ResultCache: Sendable {
             var data = try JSONEncoder().encode(entry)
             if let facts = entry.facts {
                 data.append(0x0A)
-                data.append(facts)
+                data.append(contentsOf: facts)
             }
             try data.write(to: destination, options: .atomic)
         } catch {

@@ -115,6 +115,19 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
     public var adoptions: [TypeAdoption]
     public var implementedTypes: [String]
 
+    public init(functionNames: [String], summarizedNames: [String], calledNames: [String], outgoingNames: [String],
+                taintedCalls: [String], javaScriptProtocols: [JavaScriptProtocolFact], adoptions: [TypeAdoption],
+                implementedTypes: [String]) {
+        self.functionNames = functionNames
+        self.summarizedNames = summarizedNames
+        self.calledNames = calledNames
+        self.outgoingNames = outgoingNames
+        self.taintedCalls = taintedCalls
+        self.javaScriptProtocols = javaScriptProtocols
+        self.adoptions = adoptions
+        self.implementedTypes = implementedTypes
+    }
+
     public init(_ facts: DataflowFacts) {
         functionNames = Array(Set(facts.functions.map(\.signature.lookupName))).sorted()
         summarizedNames = Array(Set(facts.functions.filter { $0.returns != nil }.map(\.signature.lookupName))).sorted()

@@ -163,6 +163,26 @@ struct CrossFileLinkerTests {
         #expect(!facts.outgoing.isEmpty && facts.functions.contains { $0.returns != nil })
         let decoded = try JSONDecoder().decode(DataflowFacts.self, from: JSONEncoder().encode(facts))
         #expect(decoded == facts)
+        let encoded = FactsCoding.encode(facts)
+        #expect(FactsCoding.decode(encoded) == facts)
+        #expect(FactsCoding.decodeIndex(encoded) == DataflowFactsIndex(facts))
+        // Truncated or altered forms are refused, never trusted or crashed on.
+        for length in stride(from: 0, to: encoded.count, by: 7) {
+            #expect(FactsCoding.decode(Array(encoded.prefix(length))) == nil, "prefix of \(length) bytes")
+        }
+        var altered = encoded
+        altered[4] = 0xFF
+        #expect(FactsCoding.decode(altered + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]) == nil)
+        #expect(FactsCoding.decode(encoded + [0]) == nil, "trailing bytes")
+        // Random single-byte changes: decoded or refused, never a trap.
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<500 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            var mutated = encoded
+            mutated[Int(seed >> 33) % mutated.count] = UInt8(truncatingIfNeeded: seed >> 17)
+            _ = FactsCoding.decode(mutated)
+            _ = FactsCoding.decodeIndex(mutated)
+        }
         let odd = ExternalLocation(path: "a:b/c d.swift", line: 12, column: 3)
         #expect(try JSONDecoder().decode(ExternalLocation.self, from: JSONEncoder().encode(odd)) == odd)
     }

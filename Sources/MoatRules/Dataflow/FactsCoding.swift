@@ -1,0 +1,277 @@
+import MoatCore
+
+// A compact binary form of `DataflowFacts` for the result cache. Every source file's facts are written on
+// a cold scan and every file's index is read on a warm one, so the generic Codable encoders (which cost
+// more than the rest of storing an entry) are not used. Reading is bounds-checked: a truncated or
+// corrupt form gives nil, never a crash.
+//
+// Layout: "MDF1", the index (the names the linker needs for every file), then the rest of the facts.
+// Integers are LEB128 (zigzag for signed values), strings are a length and UTF-8 bytes, lists a count and
+// their elements, optionals a 0/1 byte then the value.
+
+public enum FactsCoding {
+    static let magic: [UInt8] = Array("MDF1".utf8)
+
+    public static func encode(_ facts: DataflowFacts) -> [UInt8] {
+        var writer = FactsWriter()
+        writer.bytes = magic
+        writer.index(DataflowFactsIndex(facts))
+        writer.list(facts.functions) { $0.function($1) }
+        writer.list(facts.outgoing) { $0.outgoing($1) }
+        return writer.bytes
+    }
+
+    /// The index alone: what a warm scan reads for every file.
+    public static func decodeIndex(_ bytes: [UInt8]) -> DataflowFactsIndex? {
+        var reader = FactsReader(bytes: bytes)
+        guard reader.expect(magic) else { return nil }
+        return try? reader.index()
+    }
+
+    public static func decode(_ bytes: [UInt8]) -> DataflowFacts? {
+        var reader = FactsReader(bytes: bytes)
+        guard reader.expect(magic), let index = try? reader.index() else { return nil }
+        var facts = DataflowFacts(light: index)
+        guard let functions = try? reader.list({ try $0.function() }),
+              let outgoing = try? reader.list({ try $0.outgoing() }), reader.atEnd else { return nil }
+        facts.functions = functions
+        facts.outgoing = outgoing
+        return facts
+    }
+}
+
+struct FactsWriter {
+    var bytes: [UInt8] = []
+
+    mutating func unsigned(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    mutating func int(_ value: Int) {
+        let signed = Int64(value)
+        unsigned(UInt64(bitPattern: (signed << 1) ^ (signed >> 63)))
+    }
+
+    mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
+
+    mutating func string(_ value: String) {
+        unsigned(UInt64(value.utf8.count))
+        bytes.append(contentsOf: value.utf8)
+    }
+
+    mutating func optional<T>(_ value: T?, _ write: (inout FactsWriter, T) -> Void) {
+        guard let value else { return bool(false) }
+        bool(true)
+        write(&self, value)
+    }
+
+    mutating func list<T>(_ values: [T], _ write: (inout FactsWriter, T) -> Void) {
+        unsigned(UInt64(values.count))
+        for value in values { write(&self, value) }
+    }
+
+    mutating func strings(_ values: [String]) { list(values) { $0.string($1) } }
+
+    mutating func location(_ value: ExternalLocation) {
+        string(value.path)
+        int(value.line)
+        int(value.column)
+    }
+
+    mutating func signature(_ value: FunctionSignature) {
+        string(value.style.rawValue)
+        string(value.name)
+        string(value.fullName)
+        list(value.labels) { $0.optional($1) { $0.string($1) } }
+        optional(value.owner) { $0.string($1) }
+    }
+
+    mutating func taint(_ value: PortableTaint) {
+        optional(value.parameter) { $0.int($1) }
+        optional(value.source) { writer, source in
+            writer.string(source.kind)
+            writer.string(source.description)
+            writer.string(source.confidence.rawValue)
+            writer.bool(source.isSystemFileURL)
+            writer.location(source.location)
+        }
+        strings(value.checks)
+        optional(value.latent) { $0.strings($1) }
+        bool(value.resetsCallerChecks)
+        strings(value.members)
+        list(value.steps) { writer, step in
+            writer.location(step.location)
+            writer.string(step.message)
+        }
+    }
+
+    mutating func function(_ value: ExportedFunction) {
+        signature(value.signature)
+        location(value.location)
+        optional(value.returns) { $0.list($1) { $0.taint($1) } }
+    }
+
+    mutating func outgoing(_ value: OutgoingCall) {
+        string(value.call.style.rawValue)
+        string(value.call.name)
+        optional(value.call.swiftName) { $0.string($1) }
+        list(value.call.labels) { $0.optional($1) { $0.string($1) } }
+        optional(value.call.receiverType) { $0.string($1) }
+        bool(value.call.hasReceiver)
+        optional(value.call.enclosingType) { $0.string($1) }
+        location(value.location)
+        list(value.arguments) { writer, argument in
+            writer.int(argument.index)
+            writer.list(argument.taints) { $0.taint($1) }
+        }
+        bool(value.confirmed)
+    }
+
+    mutating func index(_ value: DataflowFactsIndex) {
+        strings(value.functionNames)
+        strings(value.summarizedNames)
+        strings(value.calledNames)
+        strings(value.outgoingNames)
+        strings(value.taintedCalls)
+        list(value.javaScriptProtocols) { writer, fact in
+            writer.string(fact.name)
+            writer.strings(fact.methods)
+        }
+        list(value.adoptions) { writer, adoption in
+            writer.string(adoption.name)
+            writer.strings(adoption.inherits)
+        }
+        strings(value.implementedTypes)
+    }
+}
+
+struct FactsReader {
+    struct Malformed: Error {}
+
+    let bytes: [UInt8]
+    var offset = 0
+
+    var atEnd: Bool { offset == bytes.count }
+
+    mutating func expect(_ prefix: [UInt8]) -> Bool {
+        guard bytes.count >= prefix.count, Array(bytes[0..<prefix.count]) == prefix else { return false }
+        offset = prefix.count
+        return true
+    }
+
+    mutating func byte() throws -> UInt8 {
+        guard offset < bytes.count else { throw Malformed() }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func unsigned() throws -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let next = try byte()
+            guard shift < 64 else { throw Malformed() }
+            result |= UInt64(next & 0x7F) << shift
+            if next & 0x80 == 0 { return result }
+            shift += 7
+        }
+    }
+
+    /// A count of items still to read: never more than the bytes left (each item takes at least one).
+    mutating func count() throws -> Int {
+        let value = try unsigned()
+        guard value <= UInt64(bytes.count - offset) else { throw Malformed() }
+        return Int(value)
+    }
+
+    mutating func int() throws -> Int {
+        let raw = try unsigned()
+        let value = Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+        guard let result = Int(exactly: value) else { throw Malformed() }
+        return result
+    }
+
+    mutating func bool() throws -> Bool {
+        switch try byte() {
+        case 0: return false
+        case 1: return true
+        default: throw Malformed()
+        }
+    }
+
+    mutating func string() throws -> String {
+        let length = try count()
+        defer { offset += length }
+        return String(decoding: bytes[offset..<offset + length], as: UTF8.self)
+    }
+
+    mutating func optional<T>(_ read: (inout FactsReader) throws -> T) throws -> T? {
+        try bool() ? try read(&self) : nil
+    }
+
+    mutating func list<T>(_ read: (inout FactsReader) throws -> T) throws -> [T] {
+        let count = try count()
+        var result: [T] = []
+        result.reserveCapacity(count)
+        for _ in 0..<count { result.append(try read(&self)) }
+        return result
+    }
+
+    mutating func strings() throws -> [String] { try list { try $0.string() } }
+
+    mutating func location() throws -> ExternalLocation {
+        ExternalLocation(path: try string(), line: try int(), column: try int())
+    }
+
+    mutating func style() throws -> CallStyle {
+        guard let style = CallStyle(rawValue: try string()) else { throw Malformed() }
+        return style
+    }
+
+    mutating func signature() throws -> FunctionSignature {
+        FunctionSignature(style: try style(), name: try string(), fullName: try string(),
+                          labels: try list { try $0.optional { try $0.string() } }, owner: try optional { try $0.string() })
+    }
+
+    mutating func taint() throws -> PortableTaint {
+        let parameter = try optional { try $0.int() }
+        let source: PortableSource? = try optional { reader in
+            let kind = try reader.string()
+            let description = try reader.string()
+            guard let confidence = Confidence(rawValue: try reader.string()) else { throw Malformed() }
+            return PortableSource(kind: kind, description: description, confidence: confidence,
+                                  isSystemFileURL: try reader.bool(), location: try reader.location())
+        }
+        return PortableTaint(parameter: parameter, source: source, checks: try strings(), latent: try optional { try $0.strings() },
+                             resetsCallerChecks: try bool(), members: try strings(),
+                             steps: try list { PortableStep(location: try $0.location(), message: try $0.string()) })
+    }
+
+    mutating func function() throws -> ExportedFunction {
+        ExportedFunction(signature: try signature(), location: try location(),
+                         returns: try optional { try $0.list { try $0.taint() } })
+    }
+
+    mutating func outgoing() throws -> OutgoingCall {
+        let call = CallShape(style: try style(), name: try string(), swiftName: try optional { try $0.string() },
+                             labels: try list { try $0.optional { try $0.string() } },
+                             receiverType: try optional { try $0.string() }, hasReceiver: try bool(),
+                             enclosingType: try optional { try $0.string() })
+        let location = try location()
+        let arguments = try list { OutgoingCall.Argument(index: try $0.int(), taints: try $0.list { try $0.taint() }) }
+        return OutgoingCall(call: call, location: location, arguments: arguments, confirmed: try bool())
+    }
+
+    mutating func index() throws -> DataflowFactsIndex {
+        DataflowFactsIndex(functionNames: try strings(), summarizedNames: try strings(), calledNames: try strings(),
+                           outgoingNames: try strings(), taintedCalls: try strings(),
+                           javaScriptProtocols: try list { JavaScriptProtocolFact(name: try $0.string(), methods: try $0.strings()) },
+                           adoptions: try list { TypeAdoption(name: try $0.string(), inherits: try $0.strings()) },
+                           implementedTypes: try strings())
+    }
+}
