@@ -15,11 +15,11 @@ public struct Analyzer: Sendable {
 
     public init(rules: [any Rule.Type]) {
         let instances = rules.map { $0.init() }
-        sourceRules = instances.compactMap { $0 as? any SourceRule }
-        plistRules = instances.compactMap { $0 as? any PropertyListRule }
-        appRules = instances.compactMap { $0 as? any AppRule }
-        binaryRules = instances.compactMap { $0 as? any BinaryRule }
-        interfaceBuilderRules = instances.compactMap { $0 as? any InterfaceBuilderRule }
+        sourceRules = instances.compactMap(\.asSourceRule)
+        plistRules = instances.compactMap(\.asPropertyListRule)
+        appRules = instances.compactMap(\.asAppRule)
+        binaryRules = instances.compactMap(\.asBinaryRule)
+        interfaceBuilderRules = instances.compactMap(\.asInterfaceBuilderRule)
     }
 
     public func analyze(_ file: CodeFile) -> [Finding] {

@@ -102,6 +102,22 @@ struct RuleCatalogueTests {
         }
     }
 
+    @Test func everyRuleIsSortedIntoEachKindItIs() {
+        var kinds: [String: Int] = [:]
+        for type in RuleRegistry.all {
+            let rule = type.init()
+            let id = type.description.id
+            #expect((rule.asSourceRule != nil) == (rule is any SourceRule), "\(id) source")
+            #expect((rule.asPropertyListRule != nil) == (rule is any PropertyListRule), "\(id) plist")
+            #expect((rule.asAppRule != nil) == (rule is any AppRule), "\(id) app")
+            #expect((rule.asBinaryRule != nil) == (rule is any BinaryRule), "\(id) binary")
+            #expect((rule.asInterfaceBuilderRule != nil) == (rule is any InterfaceBuilderRule), "\(id) interface builder")
+            if rule.asSourceRule != nil { kinds["source", default: 0] += 1 }
+            if rule.asBinaryRule != nil { kinds["binary", default: 0] += 1 }
+        }
+        #expect(kinds["source", default: 0] > 40 && kinds["binary", default: 0] > 10, "\(kinds)")
+    }
+
     @Test func lookupByIdAndSlug() throws {
         let rule = try #require(RuleRegistry.rule(named: "ats-arbitrary-loads"))
         #expect(rule.description.id == "MOAT-NET-001")

@@ -7,6 +7,42 @@ import MoatSyntax
 public protocol Rule: Sendable {
     static var description: RuleDescription { get }
     init()
+
+    // The rule as each kind it is, chosen when the conformance is compiled (the extensions below): the
+    // analyzer sorts rules without dynamic casts, whose first conformance lookups cost more than sorting.
+    var asSourceRule: (any SourceRule)? { get }
+    var asPropertyListRule: (any PropertyListRule)? { get }
+    var asAppRule: (any AppRule)? { get }
+    var asBinaryRule: (any BinaryRule)? { get }
+    var asInterfaceBuilderRule: (any InterfaceBuilderRule)? { get }
+}
+
+extension Rule {
+    public var asSourceRule: (any SourceRule)? { nil }
+    public var asPropertyListRule: (any PropertyListRule)? { nil }
+    public var asAppRule: (any AppRule)? { nil }
+    public var asBinaryRule: (any BinaryRule)? { nil }
+    public var asInterfaceBuilderRule: (any InterfaceBuilderRule)? { nil }
+}
+
+extension SourceRule {
+    public var asSourceRule: (any SourceRule)? { self }
+}
+
+extension PropertyListRule {
+    public var asPropertyListRule: (any PropertyListRule)? { self }
+}
+
+extension AppRule {
+    public var asAppRule: (any AppRule)? { self }
+}
+
+extension BinaryRule {
+    public var asBinaryRule: (any BinaryRule)? { self }
+}
+
+extension InterfaceBuilderRule {
+    public var asInterfaceBuilderRule: (any InterfaceBuilderRule)? { self }
 }
 
 /// A rule over one Swift, Objective-C or C-family file, through the shared code model.
