@@ -124,7 +124,7 @@ public struct BufferLengthRule: SourceRule {
 
     public init() {}
 
-    static let unbounded: TaintChecks = [.upperBounded, .allowlisted, .validated]
+    static let unbounded: Set<TaintCheck> = [.upperBounded, .allowlisted, .validated]
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
         var reported = Set<Int>()

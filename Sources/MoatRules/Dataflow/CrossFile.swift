@@ -337,7 +337,7 @@ extension PortableTaint {
         return copy
     }
 
-    var checkSet: TaintChecks { TaintChecks(checks.compactMap(TaintCheck.init(rawValue:))) }
+    var checkSet: Set<TaintCheck> { Set(checks.compactMap(TaintCheck.init(rawValue:))) }
 
     /// A real source entering this file at `range` (a call or a function name).
     func sourceTaint(at range: SourceRange, suffix: String, passedIn: Bool) -> Taint? {

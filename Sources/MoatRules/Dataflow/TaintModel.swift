@@ -70,73 +70,9 @@ public enum TaintCheck: String, Sendable, Hashable, CaseIterable {
     case urlPart
 
     /// Checks that lose their meaning when the value is transformed into another path or name.
-    static let pathChecks: TaintChecks = [.rejectsDotDot, .rejectsDot, .rejectsEmpty, .prefixChecked, .allowlisted, .validated]
+    static let pathChecks: Set<TaintCheck> = [.rejectsDotDot, .rejectsDot, .rejectsEmpty, .prefixChecked, .allowlisted, .validated]
     /// Checks that describe a length (dropped when the value is transformed into another buffer).
-    static let lengthChecks: TaintChecks = [.upperBounded, .lowerBounded]
-}
-
-/// A set of checks as bits: taints are copied and compared at every step of the interpreter, and a bit set
-/// costs neither an allocation nor hashing.
-public struct TaintChecks: SetAlgebra, Hashable, Sendable, Sequence {
-    public typealias Element = TaintCheck
-    private var bits: UInt64 = 0
-
-    public init() {}
-
-    public init(arrayLiteral elements: TaintCheck...) {
-        for element in elements { bits |= Self.bit(element) }
-    }
-
-    public init<S: Sequence>(_ elements: S) where S.Element == TaintCheck {
-        for element in elements { bits |= Self.bit(element) }
-    }
-
-    private init(bits: UInt64) { self.bits = bits }
-
-    private static let positions: [TaintCheck] = TaintCheck.allCases
-
-    private static func bit(_ check: TaintCheck) -> UInt64 {
-        1 << UInt64(positions.firstIndex(of: check) ?? 63)
-    }
-
-    public var isEmpty: Bool { bits == 0 }
-    public func contains(_ member: TaintCheck) -> Bool { bits & Self.bit(member) != 0 }
-    public func union(_ other: TaintChecks) -> TaintChecks { TaintChecks(bits: bits | other.bits) }
-    public func intersection(_ other: TaintChecks) -> TaintChecks { TaintChecks(bits: bits & other.bits) }
-    public func symmetricDifference(_ other: TaintChecks) -> TaintChecks { TaintChecks(bits: bits ^ other.bits) }
-    public func subtracting(_ other: TaintChecks) -> TaintChecks { TaintChecks(bits: bits & ~other.bits) }
-    public func isDisjoint(with other: TaintChecks) -> Bool { bits & other.bits == 0 }
-    public func isSubset(of other: TaintChecks) -> Bool { bits & ~other.bits == 0 }
-
-    @discardableResult
-    public mutating func insert(_ newMember: TaintCheck) -> (inserted: Bool, memberAfterInsert: TaintCheck) {
-        let inserted = !contains(newMember)
-        bits |= Self.bit(newMember)
-        return (inserted, newMember)
-    }
-
-    @discardableResult
-    public mutating func remove(_ member: TaintCheck) -> TaintCheck? {
-        guard contains(member) else { return nil }
-        bits &= ~Self.bit(member)
-        return member
-    }
-
-    @discardableResult
-    public mutating func update(with newMember: TaintCheck) -> TaintCheck? {
-        let had = contains(newMember)
-        bits |= Self.bit(newMember)
-        return had ? newMember : nil
-    }
-
-    public mutating func formUnion(_ other: TaintChecks) { bits |= other.bits }
-    public mutating func formIntersection(_ other: TaintChecks) { bits &= other.bits }
-    public mutating func formSymmetricDifference(_ other: TaintChecks) { bits ^= other.bits }
-    public mutating func subtract(_ other: TaintChecks) { bits &= ~other.bits }
-
-    public func makeIterator() -> IndexingIterator<[TaintCheck]> {
-        Self.positions.filter(contains).makeIterator()
-    }
+    static let lengthChecks: Set<TaintCheck> = [.upperBounded, .lowerBounded]
 }
 
 /// One step along a dataflow path, shown as a related location.
@@ -173,7 +109,7 @@ public struct ProductInfo: Sendable, Hashable {
 
 public struct Taint: Sendable {
     public var origin: TaintOrigin
-    public var checks: TaintChecks = []
+    public var checks: Set<TaintCheck> = []
     /// Members that make the value untrusted (`webpageURL` of an NSUserActivity); nil when it already is.
     public var latent: Set<String>?
     /// Access paths the value was stored in or read from (`name`, `components.host`): a check on one of
@@ -223,7 +159,7 @@ public struct Taint: Sendable {
     /// Identity for de-duplication: two taints with the same key behave the same at every sink.
     struct Key: Hashable {
         var origin: TaintOrigin
-        var checks: TaintChecks
+        var checks: Set<TaintCheck>
         var latent: Set<String>?
         var product: ProductInfo?
         var classLookup: SourceRange?

@@ -2,7 +2,7 @@ import MoatCore
 import MoatSyntax
 
 /// Checks that make a URL trustworthy for loading or opening.
-private let urlValidations: TaintChecks = [.allowlisted, .validated, .hostChecked]
+private let urlValidations: Set<TaintCheck> = [.allowlisted, .validated, .hostChecked]
 
 /// Universal links only reach the app for its own associated domains: the URL itself is not untrusted,
 /// only the parts the sender chose (query, fragment) are. A URL built on a fixed `https://host/` prefix
