@@ -164,7 +164,8 @@ public struct DeserializationAllowlistRule: SourceRule {
             let message = "\(DataflowReporting.capitalized(source.description)) is unarchived by \(flow.calledName) with \(broad) among the allowed classes: every class that adopts NSSecureCoding is allowed, so the allowlist does not limit what the data can create."
             DataflowReporting.report(message, flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
         }
-        // Sets filled from objc_copyClassList without a filter.
+        // Sets filled from objc_copyClassList without a filter (only where the file names it).
+        guard file.containsText("objc_copyClassList") else { return }
         for (function, _) in file.allFunctions {
             guard let body = function.body else { continue }
             DominanceWalk.walk(body.statements) { statement, dominance in

@@ -82,11 +82,14 @@ public struct XMLExternalEntitiesRule: SourceRule {
     public init() {}
 
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        for write in file.propertyWrites(named: ["shouldResolveExternalEntities"]) where write.value.boolValue == true {
-            sink.report("XML parser set to resolve external entities: a crafted document can read local files or fetch URLs (XXE).",
-                        in: file, at: write.range)
+        // The property (Swift, setter, KVC key) and the libxml2 functions all spell these in the source.
+        if file.containsText("ResolveExternalEntities") {
+            for write in file.propertyWrites(named: ["shouldResolveExternalEntities"]) where write.value.boolValue == true {
+                sink.report("XML parser set to resolve external entities: a crafted document can read local files or fetch URLs (XXE).",
+                            in: file, at: write.range)
+            }
         }
-        checkLibXML2(file, &sink)
+        if file.containsText("xml") || file.containsText("html") { checkLibXML2(file, &sink) }
     }
 
     /// libxml2 readers and option setters whose options (followed through locals) include the flags.
