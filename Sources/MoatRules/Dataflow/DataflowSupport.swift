@@ -63,14 +63,16 @@ extension Expression {
     /// dropped (`self.state` and `state` are the same inside a method); zero-argument Objective-C messages
     /// count as property reads (`[data length]` → `data.length`). nil for anything else.
     var accessPath: String? {
-        var components: [String] = []
         var current = unwrapped
+        // The common case, a bare name, without building a list.
+        if case .identifier(let name) = current.kind { return name }
+        var components: [String] = []
         while components.count < 64 {
             switch current.kind {
             case .identifier(let name):
-                if name == "self" && !components.isEmpty { return components.reversed().joined(separator: ".") }
+                if name == "self" && !components.isEmpty { return Self.dotted(components) }
                 components.append(name)
-                return components.reversed().joined(separator: ".")
+                return Self.dotted(components)
             case .member(let base?, let name):
                 components.append(name)
                 current = base.unwrapped
@@ -87,10 +89,49 @@ extension Expression {
         return nil
     }
 
-    /// The variable at the root of an access path (`components` for `components.host`).
+    /// Components collected from the leaf up, joined from the root down.
+    private static func dotted(_ components: [String]) -> String {
+        var result = ""
+        for (index, component) in components.reversed().enumerated() {
+            if index > 0 { result += "." }
+            result += component
+        }
+        return result
+    }
+
+    /// The variable at the root of an access path (`components` for `components.host`): the first
+    /// component of `accessPath`, found without building it.
     var rootName: String? {
-        guard let path = accessPath else { return nil }
-        return String(path.split(separator: ".").first ?? Substring(path))
+        var current = unwrapped
+        var count = 0
+        var nearestToRoot: String?
+        while count < 64 {
+            switch current.kind {
+            case .identifier(let name):
+                if name == "self", let nearestToRoot { return Self.firstComponent(nearestToRoot) }
+                return Self.firstComponent(name)
+            case .member(let base?, let name):
+                nearestToRoot = name
+                count += 1
+                current = base.unwrapped
+            case .call(let callee, let arguments, true) where arguments.isEmpty:
+                guard case .member(let base?, let name) = callee.kind, !name.contains(":") else { return nil }
+                nearestToRoot = name
+                count += 1
+                current = base.unwrapped
+            case .cast(let operand, _, let op) where op != "is":
+                current = operand.unwrapped
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// What `split(separator: ".").first` gives of a component (one with a dot in it is cut there).
+    private static func firstComponent(_ name: String) -> String {
+        guard name.utf8.contains(UInt8(ascii: ".")) else { return name }
+        return String(name.split(separator: ".").first ?? Substring(name))
     }
 
     /// The member name read by a property access or a zero-argument message, with its receiver.
@@ -172,7 +213,7 @@ enum PatternNames {
     /// Names bound by a pattern's text: `let x` → x; `let (a, b)` → a, b; `.success(let message)` → message;
     /// `let .some(x)` → x.
     static func bound(in text: String) -> [String] {
-        guard text.contains("let") || text.contains("var") else { return [] }
+        guard text.hasText("let") || text.hasText("var") else { return [] }
         var names: [String] = []
         var sawBinder = false
         for word in text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") }) {
@@ -195,5 +236,21 @@ enum CodeText {
             .map { line in String(line.drop(while: { $0 == " " || $0 == "\t" })) }.joined(separator: " ")
         if text.count > limit { text = String(text.prefix(limit - 1)) + "…" }
         return text
+    }
+}
+
+extension StringProtocol {
+    /// Whether `needle` occurs in this text, compared as UTF-8 bytes. Foundation's `contains` goes through
+    /// NSString on Linux, which made it one of the dataflow engine's larger costs.
+    func hasText(_ needle: String) -> Bool {
+        let haystack = utf8
+        let pattern = needle.utf8
+        guard let first = pattern.first else { return true }
+        var index = haystack.startIndex
+        while index != haystack.endIndex {
+            if haystack[index] == first, haystack[index...].starts(with: pattern) { return true }
+            haystack.formIndex(after: &index)
+        }
+        return false
     }
 }

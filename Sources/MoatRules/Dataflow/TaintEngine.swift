@@ -527,7 +527,7 @@ struct FunctionInterpreter {
 
     private func elementType(of sequence: Expression, _ state: InterpreterState) -> String? {
         guard let root = sequence.rootName, let type = state.types[root] else { return nil }
-        return type.contains("CKRecord") ? "CKRecord" : nil
+        return type.hasText("CKRecord") ? "CKRecord" : nil
     }
 
     /// The states in which the conditions hold and in which they do not.
@@ -586,7 +586,7 @@ struct FunctionInterpreter {
             state.closures[name] = nil
             if let type {
                 state.types[name] = type
-                if type.contains("[") && type.contains("]") && file.language.isCFamily { state.fixedBuffers.insert(name) }
+                if type.hasText("[") && type.hasText("]") && file.language.isCFamily { state.fixedBuffers.insert(name) }
             }
         }
         guard let initializer else { return }
@@ -761,7 +761,7 @@ struct FunctionInterpreter {
                     result.merge(taints)
                 }
             }
-            let message = text.contains("/") ? "interpolated into a path string" : "interpolated into a string"
+            let message = text.hasText("/") ? "interpolated into a path string" : "interpolated into a string"
             return result.mapTaints { $0.addStep(expression.range, message) }
         case .binary(let op, let lhs, let rhs):
             return evalBinary(expression, op, lhs, rhs, &state)
@@ -1044,7 +1044,7 @@ struct FunctionInterpreter {
             }
         }
 
-        if Self.confirmations.contains(name) || baseName.lowercased().contains("confirm") { state.confirmed = true }
+        if Self.confirmations.contains(name) || (baseName.hasText("confirm") || baseName.hasText("Confirm") || baseName.hasText("CONFIRM")) { state.confirmed = true }
 
         // A function of this file: apply its summary.
         if let (function, mapping) = engine.resolve(expression) {
@@ -1142,7 +1142,7 @@ struct FunctionInterpreter {
         let value = expression.unwrapped
         if case .prefix("&", let operand) = value.kind {
             if let root = operand.rootName, operand.accessPath == root {
-                if let type = state.types[root], type.contains("*") || type.hasPrefix("[") || type.hasPrefix("Array") || type == "Data" {
+                if let type = state.types[root], type.hasText("*") || type.hasPrefix("[") || type.hasPrefix("Array") || type == "Data" {
                     return false
                 }
                 if state.dynamicBuffers.contains(root) { return false }
@@ -1163,7 +1163,7 @@ struct FunctionInterpreter {
         if !sink.receivers.isEmpty {
             guard let receiver else { return false }
             if receiver.chainMentions(sink.receivers) { return true }
-            if let root = receiver.rootName, let type = state.types[root], sink.receivers.contains(where: { type.contains($0) }) { return true }
+            if let root = receiver.rootName, let type = state.types[root], sink.receivers.contains(where: { type.hasText($0) }) { return true }
             return false
         }
         return true
@@ -1430,7 +1430,7 @@ struct FunctionInterpreter {
     }
 
     private func isJavaScriptContext(_ expression: Expression, _ state: InterpreterState) -> Bool {
-        if let root = expression.rootName, let type = state.types[root], type.contains("JSContext") { return true }
+        if let root = expression.rootName, let type = state.types[root], type.hasText("JSContext") { return true }
         return expression.chainMentions(["JSContext", "jsContext", "javaScriptContext", "context", "Context"])
             && !expression.chainMentions(["managedObjectContext", "extensionContext", "viewContext", "ManagedObjectContext"])
     }
@@ -1494,8 +1494,8 @@ struct FunctionInterpreter {
         if let (inner, name) = receiver.propertyRead, name == "encryptedValues" { receiver = inner.unwrapped }
         guard let root = receiver.accessPath else { return nil }
         var isRecord = false
-        if let type = state.types[root], type.contains("CKRecord") {
-            isRecord = !type.contains("ID") || type.contains("CKRecord *") || type == "CKRecord"
+        if let type = state.types[root], type.hasText("CKRecord") {
+            isRecord = !type.hasText("ID") || type.hasText("CKRecord *") || type == "CKRecord"
         } else if state.types[root] == nil, engine.mentionsCloudKit {
             let last = root.split(separator: ".").last.map(String.init) ?? root
             isRecord = last.lowercased() == "record" || last.hasSuffix("Record")

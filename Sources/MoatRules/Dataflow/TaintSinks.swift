@@ -218,7 +218,7 @@ enum SensitiveActions {
         guard let receiver else { return false }
         return receiver.nameChain.contains { link in
             let lowered = link.lowercased()
-            return ["analytics", "tracker", "tracking", "logger", "log", "telemetry", "metrics", "crashlytics"].contains { lowered.contains($0) }
+            return ["analytics", "tracker", "tracking", "logger", "log", "telemetry", "metrics", "crashlytics"].contains { lowered.hasText($0) }
         }
     }
 

@@ -250,7 +250,7 @@ enum RemoteHandlers {
         let handlerName = ["handle", "process", "receive", "didreceive", "on"].contains { prefix in
             lowered.hasPrefix(prefix) && (function.name.count == prefix.count || isUppercase(function.name, at: prefix.count))
         } || function.parameters.contains { ($0.label ?? "").lowercased().hasPrefix("didreceive") }
-            || lowered.contains("incoming") || lowered.contains("remote") || lowered.contains("received")
+            || lowered.hasText("incoming") || lowered.hasText("remote") || lowered.hasText("received")
         guard handlerName else { return nil }
         for (index, parameter) in function.parameters.enumerated() {
             guard let label = parameter.label else { continue }
