@@ -35,21 +35,6 @@ public struct ExternalLocation: Sendable, Hashable, Codable {
         self.path.isEmpty ? ExternalLocation(path: path, line: line, column: column) : self
     }
 
-    /// Stored as one string, `line:column:path` (facts hold many of them).
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, let line = Int(parts[0]), let column = Int(parts[1]) else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "bad location"))
-        }
-        self.init(path: String(parts[2]), line: line, column: column)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode("\(line):\(column):\(path)")
-    }
-
     /// `Importer.swift:12`, for messages.
     public var shortDescription: String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -110,24 +95,6 @@ public struct PortableSource: Sendable, Hashable, Codable {
 public struct PortableStep: Sendable, Hashable, Codable {
     public var location: ExternalLocation
     public var message: String
-
-    public init(location: ExternalLocation, message: String) {
-        self.location = location
-        self.message = message
-    }
-
-    /// Stored as `[location, message]`.
-    public init(from decoder: any Decoder) throws {
-        var container = try decoder.unkeyedContainer()
-        location = try container.decode(ExternalLocation.self)
-        message = try container.decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        try container.encode(location)
-        try container.encode(message)
-    }
 }
 
 /// A taint without ranges of its file: a parameter of the summarized function, or a real source.
@@ -139,44 +106,6 @@ public struct PortableTaint: Sendable, Hashable, Codable {
     public var resetsCallerChecks: Bool
     public var members: [String]
     public var steps: [PortableStep]
-
-    public init(parameter: Int?, source: PortableSource?, checks: [String], latent: [String]?, resetsCallerChecks: Bool,
-                members: [String], steps: [PortableStep]) {
-        self.parameter = parameter
-        self.source = source
-        self.checks = checks
-        self.latent = latent
-        self.resetsCallerChecks = resetsCallerChecks
-        self.members = members
-        self.steps = steps
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case parameter, source, checks, latent, resetsCallerChecks, members, steps
-    }
-
-    /// Empty lists and false flags are left out.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        parameter = try container.decodeIfPresent(Int.self, forKey: .parameter)
-        source = try container.decodeIfPresent(PortableSource.self, forKey: .source)
-        checks = try container.decodeIfPresent([String].self, forKey: .checks) ?? []
-        latent = try container.decodeIfPresent([String].self, forKey: .latent)
-        resetsCallerChecks = try container.decodeIfPresent(Bool.self, forKey: .resetsCallerChecks) ?? false
-        members = try container.decodeIfPresent([String].self, forKey: .members) ?? []
-        steps = try container.decodeIfPresent([PortableStep].self, forKey: .steps) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(parameter, forKey: .parameter)
-        try container.encodeIfPresent(source, forKey: .source)
-        if !checks.isEmpty { try container.encode(checks, forKey: .checks) }
-        try container.encodeIfPresent(latent, forKey: .latent)
-        if resetsCallerChecks { try container.encode(true, forKey: .resetsCallerChecks) }
-        if !members.isEmpty { try container.encode(members, forKey: .members) }
-        if !steps.isEmpty { try container.encode(steps, forKey: .steps) }
-    }
 }
 
 /// What a call looks like, for resolving it to a function of another file.
