@@ -1204,27 +1204,36 @@ struct FunctionInterpreter {
         if !symbolic.roles.isEmpty { add(symbolic, to: &parameterFlows) }
     }
 
+    /// A caller's taint after a callee (of this file or another) did to it what its summary says: the
+    /// checks it applied, a transformation that voids the caller's path checks, the members it read (which
+    /// make a latent value untrusted; nil when it never read one of those). The lineage ends at the call.
+    static func passedThrough(_ outer: Taint, checks: Set<TaintCheck>, resets: Bool, members: Set<String>) -> Taint? {
+        var taint = outer
+        if let latent = outer.latent {
+            guard !latent.isDisjoint(with: members) else { return nil }
+            taint.latent = nil
+        }
+        if resets {
+            taint.checks.subtract(TaintCheck.pathChecks)
+            if case .parameter = outer.origin { taint.resetsCallerChecks = true }
+        }
+        taint.checks.formUnion(checks)
+        taint.members.formUnion(members)
+        taint.lineage = []
+        return taint
+    }
+
     /// The taints a call to a summarized function returns, and the flows its parameters reach.
     private mutating func apply(_ summary: FunctionSummary, of callee: FunctionDeclaration, mapping: [Int: Int], call: Expression,
                                 arguments: [Argument], argumentTaints: [[Taint]], _ state: inout InterpreterState) -> [Taint] {
         func compose(_ outer: Taint, _ inner: Taint, parameter: Int, name: String) -> Taint? {
-            var taint = outer
-            if let latent = outer.latent {
-                guard !latent.isDisjoint(with: inner.members) else { return nil }
-                taint.latent = nil
-            }
-            if inner.resetsCallerChecks {
-                taint.checks.subtract(TaintCheck.pathChecks)
-                if case .parameter = outer.origin { taint.resetsCallerChecks = true }
-            }
-            taint.checks.formUnion(inner.checks)
+            guard var taint = Self.passedThrough(outer, checks: inner.checks, resets: inner.resetsCallerChecks,
+                                                 members: inner.members) else { return nil }
             if let product = inner.product {
                 let checked = product.checked || !outer.checks.isDisjoint(with: [.overflowChecked, .upperBounded])
                 taint.product = ProductInfo(range: product.range, checked: checked)
             }
             if inner.classLookup != nil { taint.classLookup = inner.classLookup }
-            taint.members.formUnion(inner.members)
-            taint.lineage = []
             let argumentRange = mapping[parameter].map { arguments[$0].value.range } ?? call.range
             taint.addStep(argumentRange, "passed to \(callee.fullName) as `\(name)`")
             for step in inner.steps { taint.addStep(step.range, step.message) }
@@ -1316,22 +1325,12 @@ struct FunctionInterpreter {
             }
             guard let index = mapping[parameter], index < argumentTaints.count else { continue }
             for outer in argumentTaints[index] {
-                var taint = outer
-                if let latent = outer.latent {
-                    if inner.members.isEmpty {
-                        result.merge([outer])
-                        continue
-                    }
-                    guard !latent.isDisjoint(with: inner.members) else { continue }
-                    taint.latent = nil
+                if outer.latent != nil, inner.members.isEmpty {
+                    result.merge([outer])
+                    continue
                 }
-                if inner.resetsCallerChecks {
-                    taint.checks.subtract(TaintCheck.pathChecks)
-                    if case .parameter = outer.origin { taint.resetsCallerChecks = true }
-                }
-                taint.checks.formUnion(inner.checkSet)
-                taint.members.formUnion(inner.members)
-                taint.lineage = []
+                guard var taint = Self.passedThrough(outer, checks: inner.checkSet, resets: inner.resetsCallerChecks,
+                                                     members: Set(inner.members)) else { continue }
                 taint.addStep(arguments[index].value.range, "passed to \(name) (\(place))")
                 taint.addStep(call.range, "returned by \(name)")
                 result.merge([taint])
