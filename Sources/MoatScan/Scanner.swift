@@ -73,11 +73,17 @@ public enum Scanner {
         let fileAnalysis = FileAnalysis(analyzer: analyzer, cache: cache, budget: options.perFileBudget)
         var outcomes = fileAnalysis.run(files, jobs: options.jobs, progress: options.progress)
         // Dataflow across files: analyze again the files that other files' facts tell something new.
+        // Facts decoded from the cache, kept across rounds until their file is analyzed again.
+        var decoded: [Int: DataflowFacts?] = [:]
         for _ in 0..<Self.crossFileRounds {
             let needed = CrossFileLinker.neededFiles(outcomes.map { $0.facts?.index })
             let facts = outcomes.indices.map { index -> DataflowFacts? in
                 guard let stored = outcomes[index].facts else { return nil }
-                return needed.contains(index) ? stored.facts : DataflowFacts(light: stored.index)
+                guard needed.contains(index) else { return DataflowFacts(light: stored.index) }
+                if let known = decoded[index] { return known }
+                let full = stored.facts
+                decoded[index] = full
+                return full
             }
             let contexts = CrossFileLinker(facts: facts, paths: files.map(\.path)).contexts()
             let changed = outcomes.indices.filter { contexts[$0] != outcomes[$0].context }
@@ -88,7 +94,10 @@ public enum Scanner {
             }
             let again = fileAnalysis.run(changed.map { files[$0] }, contexts: changed.map { contexts[$0] }, jobs: options.jobs,
                                          progress: nil)
-            for (position, index) in changed.enumerated() { outcomes[index] = again[position] }
+            for (position, index) in changed.enumerated() {
+                outcomes[index] = again[position]
+                decoded[index] = nil
+            }
         }
         var raw: [Finding] = []
         var plists: [PropertyListDocument] = []
