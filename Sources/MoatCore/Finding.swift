@@ -20,11 +20,14 @@ public struct Finding: Codable, Sendable, Hashable {
     public var evidence: String?
     /// Set when an inline `moat:ignore` comment covers this finding; reporters show it as suppressed.
     public var suppression: Suppression?
+    /// Set on the findings of inventory rules: the typed entry the attack surface is built from.
+    public var inventory: InventoryItem?
 
     public init(ruleId: String, slug: String, title: String, severity: Severity, confidence: Confidence,
                 message: String, location: Location, related: [RelatedLocation] = [], cwe: [Int],
                 masvs: [String], mastg: [String], fix: String, fingerprint: String = "",
-                isTestCode: Bool = false, evidence: String? = nil, suppression: Suppression? = nil) {
+                isTestCode: Bool = false, evidence: String? = nil, suppression: Suppression? = nil,
+                inventory: InventoryItem? = nil) {
         self.ruleId = ruleId
         self.slug = slug
         self.title = title
@@ -41,6 +44,7 @@ public struct Finding: Codable, Sendable, Hashable {
         self.isTestCode = isTestCode
         self.evidence = evidence
         self.suppression = suppression
+        self.inventory = inventory
     }
 
     /// Findings are reported sorted by path, line, rule id, then column and message.

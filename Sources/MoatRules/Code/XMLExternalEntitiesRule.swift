@@ -84,7 +84,7 @@ public struct XMLExternalEntitiesRule: SourceRule {
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
         // The property (Swift, setter, KVC key) and the libxml2 functions all spell these in the source.
         if file.containsText("ResolveExternalEntities") {
-            for write in file.propertyWrites(named: ["shouldResolveExternalEntities"]) where write.value.boolValue == true {
+            for write in file.propertyWrites(named: Set(APIs.xmlResolveExternalEntities.swift)) where write.value.boolValue == true {
                 sink.report("XML parser set to resolve external entities: a crafted document can read local files or fetch URLs (XXE).",
                             in: file, at: write.range)
             }
