@@ -52,6 +52,8 @@ struct RuleExamplesTests {
         guard rule.kind == .source, !rule.id.hasPrefix("MOAT-META-") else { return }
         for (index, example) in rule.triggering.enumerated() {
             let (files, _) = RuleExampleHarness.prepare(example)
+            // Examples of built apps (Mach-O sketches) have no code to wrap.
+            guard files.contains(where: { RuleExampleHarness.isSource($0.name) }) else { continue }
             var wrappings: [[(name: String, content: String)]] = []
             let commented = files.map { file in
                 (file.name, RuleExampleHarness.isSource(file.name) ? (RuleExampleHarness.wrappedInComment(file.content) ?? file.content) : file.content)

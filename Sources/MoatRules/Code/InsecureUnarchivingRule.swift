@@ -68,6 +68,16 @@ public struct InsecureUnarchivingRule: SourceRule {
             }
             let value = Cache().unarchiveObject(with: data)
             """),
+            .triggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            imports: _objc_msgSend _OBJC_CLASS_$_NSKeyedUnarchiver
+            selectors: ↓unarchiveObjectWithData: ↓initForReadingWithData: decodeObjectForKey:
+            """, note: "A built app sends the selectors of the insecure class method and initializer."),
+            .nonTriggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            imports: _objc_msgSend _OBJC_CLASS_$_NSKeyedUnarchiver
+            selectors: unarchivedObjectOfClass:fromData:error: initForReadingFromData:error:
+            """),
         ])
 
     public init() {}

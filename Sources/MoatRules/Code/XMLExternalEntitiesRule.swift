@@ -77,6 +77,16 @@ public struct XMLExternalEntitiesRule: SourceRule {
                 [parser parse];
             }
             """),
+            .triggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            imports: _objc_msgSend _OBJC_CLASS_$_NSXMLParser
+            selectors: initWithData: ↓setShouldResolveExternalEntities: parse
+            """, note: "A built app sends the setter; the value is not visible, hence low confidence."),
+            .nonTriggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            imports: _objc_msgSend _OBJC_CLASS_$_NSXMLParser
+            selectors: initWithData: parse
+            """),
         ])
 
     public init() {}

@@ -150,6 +150,14 @@ public struct DebuggableReleaseRule: AppRule {
                 <key>get-task-allow</key>
                 <true/>
             """)),
+            .triggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            entitlements: application-identifier=ABCDE12345.com.example.demo ↓get-task-allow=true
+            """, note: "A built app signed with get-task-allow and no provisioning profile."),
+            .nonTriggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            entitlements: application-identifier=ABCDE12345.com.example.demo get-task-allow=false
+            """),
         ])
 
     public init() {}
