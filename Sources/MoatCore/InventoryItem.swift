@@ -9,6 +9,8 @@ public struct InventoryItem: Codable, Sendable, Hashable {
     public enum Kind: String, Codable, Sendable, CaseIterable {
         /// A custom URL scheme registered in an Info.plist (`name`: the scheme).
         case urlScheme
+        /// Schemes queried with `canOpenURL` (`name`: the schemes, comma-separated).
+        case queriedSchemes
         /// An associated domain (`name`: `service:domain`).
         case associatedDomain
         /// A script message handler registered on a web view (`name`: the handler's name).
@@ -27,6 +29,8 @@ public struct InventoryItem: Codable, Sendable, Hashable {
         case permission
         /// An App Transport Security setting (`name`: the key or exception domain).
         case transportSecurity
+        /// A domain pinned with `NSPinnedDomains` (`name`: the domain).
+        case pinnedDomain
         /// A web view placed in a storyboard or xib (`name`: its class).
         case interfaceBuilderWebView
         /// A binary's facts: architecture, platform, encryption, signature (`name`: the binary).

@@ -104,8 +104,10 @@ public struct EntitlementsInventoryRule: PropertyListRule {
             let shown = values.isEmpty ? "" : ": " + values.prefix(5).joined(separator: ", ") + (values.count > 5 ? ", …" : "")
             if let capability = EntitlementCatalogue.capabilities[entry.key] {
                 sink.report("\(capability.name) (\(entry.key))\(shown). Exposure: \(capability.risk).", in: plist, at: entry.value)
+                sink.attach(InventoryItem(.entitlement, name: entry.key))
             } else {
                 sink.report("Entitlement \(entry.key)\(shown).", in: plist, at: entry.value)
+                sink.attach(InventoryItem(.entitlement, name: entry.key))
             }
         }
     }

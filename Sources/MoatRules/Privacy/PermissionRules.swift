@@ -85,6 +85,7 @@ public struct PermissionInventoryRule: AppRule {
                 }
                 let related = values.dropFirst().map { RelatedLocation.at($0, "Also set here (\($0.configurations.joined(separator: ", ")))") }
                 sink.report(message, at: value, related: Array(related))
+                sink.attach(InventoryItem(.permission, name: key, detail: value.string))
             }
         }
     }
