@@ -8,12 +8,12 @@ import Testing
 /// `moat plan`: golden files for the example app and for a built app assembled here, the generated script
 /// parsed by Node, every URL case a valid URL of its scheme, only known MASTG ids.
 ///
-/// Golden files live in Tests/MoatReportTests/Golden/plan-*/. After an intended change, regenerate them with
+/// Golden files live in Tests/Golden/plan-*/. After an intended change, regenerate them with
 /// `MOAT_UPDATE_GOLDEN=1 swift test --skip-build --filter PlanTests` and review the diff.
 @Suite("moat plan") struct PlanTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let golden = packageRoot.appendingPathComponent("Tests/MoatReportTests/Golden")
+    static let golden = packageRoot.appendingPathComponent("Tests/Golden")
     static let leakyBank = packageRoot.appendingPathComponent("Examples/LeakyBank")
 
     static func scan(_ paths: [String]) throws -> ScanResult {
