@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Precision of Moat on the corpus of real apps (Corpus/apps.json, Corpus/verdicts/).
 
-Usage: corpus-precision.py [--moat PATH] [--app NAME ...] [--json-dir DIR] [--list-limit N]
-                           [--sample-medium N] CORPUS_DIR
+Usage: corpus-precision.py [--moat PATH] [--app NAME ...] [--json-dir DIR | --from-json DIR]
+                           [--list-limit N] [--sample-medium N] CORPUS_DIR
 
 CORPUS_DIR holds one checkout per app, in the folder named by apps.json ("folder").
 Fetches nothing. Each checkout present is scanned (`moat scan --format json --no-cache`), every
@@ -90,7 +90,9 @@ class Tally:
         tp, fp, deb, none = self.c["TP"], self.c["FP"], self.c["debatable"], self.c[None]
         judged = tp + fp
         prec = f"{100.0 * tp / judged:5.1f} %" if judged else "    n/a"
-        return f"{prec}  TP {tp:3d}  FP {fp:3d}  debatable {deb:3d}  no verdict {none:3d}", (tp, fp)
+        half = f"{100.0 * (tp + deb / 2) / (judged + deb):5.1f} %" if judged + deb else "    n/a"
+        return (f"{prec}  TP {tp:3d}  FP {fp:3d}  debatable {deb:3d}  no verdict {none:3d}"
+                f"  (debatable as half: {half})"), (tp, fp)
 
 
 def medium_sample(findings, size):
@@ -107,13 +109,15 @@ def main():
     parser.add_argument("--moat", default=os.path.join(ROOT, ".build", "debug", "moat"))
     parser.add_argument("--app", action="append", help="only this app (repeatable)")
     parser.add_argument("--json-dir", help="keep each app's JSON report in this folder")
+    parser.add_argument("--from-json", metavar="DIR",
+                        help="do not scan: read each app's report from DIR/<name>.json (written by --json-dir)")
     parser.add_argument("--list-limit", type=int, default=40,
                         help="findings without a verdict listed per app and bucket (default 40, 0 = all)")
     parser.add_argument("--sample-medium", type=int, default=0,
                         help="also print the seeded sample of N medium findings per app (for judging)")
     args = parser.parse_args()
 
-    if not os.access(args.moat, os.X_OK):
+    if not args.from_json and not os.access(args.moat, os.X_OK):
         sys.stderr.write(f"moat not found or not executable: {args.moat} (build it: swift build --product moat)\n")
         return 2
     if not os.path.isdir(args.corpus_dir):
@@ -136,7 +140,11 @@ def main():
             print(f"# {app['name']}: no checkout at {folder}, skipped")
             continue
         try:
-            document = scan(args.moat, folder, args.json_dir, app["name"])
+            if args.from_json:
+                with open(os.path.join(args.from_json, app["name"] + ".json"), encoding="utf-8") as f:
+                    document = json.load(f)
+            else:
+                document = scan(args.moat, folder, args.json_dir, app["name"])
         except (RuntimeError, OSError, ValueError) as error:
             print(f"# {app['name']}: cannot scan: {error}")
             continue
