@@ -198,6 +198,110 @@ import Testing
         #expect(try JSONTools.run(node, ["--check", broken.path]).0 != 0)
     }
 
+    /// A stand-in for Frida's runtime (pointers, the Objective-C bridge, Interceptor, Module), enough to load
+    /// hooks.js in Node, see which hooks it installs or skips, and call two of them.
+    static let fridaStandIn = #"""
+    const fs = require('fs');
+    const vm = require('vm');
+    const logs = [];
+    console.log = function (text) { logs.push(String(text)); };
+    class NativePointer {
+        constructor(value) { this.value = BigInt(value); }
+        isNull() { return this.value === 0n; }
+        toString(radix) { return radix === 10 ? this.value.toString(10) : '0x' + this.value.toString(16); }
+        toInt32() { return Number(BigInt.asIntN(32, this.value)); }
+        readPointer() { return new NativePointer(0); }
+    }
+    globalThis.ptr = function (value) { return new NativePointer(value); };
+    const objects = new Map();
+    const attached = {};
+    let methods = 0;
+    function kinds(name) { return { NSURL: ['NSURL'], NSString: ['NSString'], NSData: ['NSData'] }[name] || [name]; }
+    function object(address, className, extra) {
+        const value = Object.assign({ $className: className, isKindOfClass_: function (cls) { return kinds(className).indexOf(cls.name) !== -1; },
+                                      toString: function () { return '<' + className + '>'; } }, extra);
+        objects.set(BigInt(address), value);
+        return value;
+    }
+    function method(types) { methods += 1; return { types: types, implementation: new NativePointer(0x9000 + methods) }; }
+    const classes = {};
+    ['NSURL', 'NSString', 'NSData', 'NSUserActivity', 'NSSet', 'NSArray', 'NSDictionary'].forEach(function (name) { classes[name] = { name: name }; });
+    classes['_TtC9LeakyBank11AppDelegate'] = { name: 'AppDelegate', '- application:openURL:options:': method('B40@0:8@16@24@32'), $ownMethods: [] };
+    classes.NSData['- writeToFile:options:error:'] = method('B40@0:8@16Q24^@32');
+    classes.NSBundle = { mainBundle: function () { return { bundlePath: function () { return '/app/LeakyBank.app'; } }; } };
+    globalThis.ObjC = {
+        available: true,
+        classes: classes,
+        Object: function (pointer) {
+            const found = objects.get(pointer.value);
+            if (found === undefined) { throw new Error('not an object'); }
+            return found;
+        },
+        enumerateLoadedClassesSync: function () { return { '/app/LeakyBank.app/LeakyBank': ['_TtC9LeakyBank11AppDelegate'] }; },
+        selectorAsString: function () { return 'selector'; }
+    };
+    globalThis.ModuleMap = function (filter) { this.filter = filter; };
+    globalThis.Module = { findExportByName: function (module, name) { return name === 'SecItemAdd' ? new NativePointer(0x7000) : null; } };
+    globalThis.Interceptor = { attach: function (target, callbacks) { attached[target.toString()] = callbacks; } };
+    globalThis.Thread = { backtrace: function () { return [new NativePointer(0x10)]; } };
+    globalThis.Backtracer = { ACCURATE: 'accurate' };
+    globalThis.DebugSymbol = { fromAddress: function (address) { return address + ' LeakyBank!frame'; } };
+    vm.runInThisContext(fs.readFileSync(process.argv[2], 'utf8'));
+    // Call the URL handler with a URL, then NSData's write with its options.
+    object(0x2000, 'NSURL', { absoluteString: function () { return 'leakybank://receipt?file=..%2Fx'; } });
+    object(0x1, '_TtC9LeakyBank11AppDelegate', {});
+    object(0x3000, 'UIApplication', {});
+    object(0x4000, 'NSData', { length: function () { return 3; }, bytes: function () { return { readByteArray: function () { return new Uint8Array([0x61, 0x62, 0x0a]).buffer; } }; } });
+    object(0x5000, 'NSString', { toString: function () { return '/var/mobile/x.plist'; } });
+    const handler = attached[classes['_TtC9LeakyBank11AppDelegate']['- application:openURL:options:'].implementation.toString()];
+    const context = {};
+    handler.onEnter.call(context, [ptr(0x1), ptr(0x2), ptr(0x3000), ptr(0x2000), ptr(0)]);
+    handler.onLeave.call(context, ptr(1));
+    const write = attached[classes.NSData['- writeToFile:options:error:'].implementation.toString()];
+    write.onEnter.call({}, [ptr(0x4000), ptr(0x2), ptr(0x5000), ptr(0x20000001), ptr(0)]);
+    process.stdout.write(logs.join('\n') + '\n');
+    """#
+
+    @Test(.enabled(if: PlanTests.node != nil, "node is not installed (apt-get install nodejs): hooks.js was not run"))
+    func hooksRunAgainstAFridaStandIn() throws {
+        let node = try #require(Self.node)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moat-plan-frida-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("hooks.js")
+        try Data(HookScript.render(try Self.leakyBankPlan()).utf8).write(to: script)
+        let harness = folder.appendingPathComponent("frida.js")
+        try Data(Self.fridaStandIn.utf8).write(to: harness)
+        let (status, output) = try JSONTools.run(node, [harness.path, script.path])
+        #expect(status == 0, "\(output.suffix(600))")
+        // Installed where the class exists (a Swift class found by its mangled name), skipped with a line elsewhere.
+        #expect(output.contains("[moat] hooked -[_TtC9LeakyBank11AppDelegate application:openURL:options:] (AppDelegate -application:openURL:options:)"))
+        #expect(output.contains("[moat] skipped LBLegacyURLHandler -application:handleOpenURL:: class LBLegacyURLHandler not found"))
+        #expect(output.contains("[moat] skipped SecTrustEvaluateWithError: symbol SecTrustEvaluateWithError not found"))
+        #expect(output.contains("[moat] hooked SecItemAdd"))
+        // A call: readable arguments, the return value, a backtrace.
+        #expect(output.contains("""
+        [moat] -[_TtC9LeakyBank11AppDelegate application:openURL:options:]
+            self: <_TtC9LeakyBank11AppDelegate 0x1>
+            application: UIApplication <UIApplication>
+            openURL: NSURL leakybank://receipt?file=..%2Fx
+            options: nil
+            backtrace:
+              0x10 LeakyBank!frame
+        [moat] -[_TtC9LeakyBank11AppDelegate application:openURL:options:] returned YES
+        """), "\(output)")
+        #expect(output.contains("""
+        [moat] -[NSData writeToFile:options:error:]
+            self: NSData 3 bytes, hex 61620a, text "ab."
+            writeToFile: "/var/mobile/x.plist"
+            options: 536870913 (0x20000001)
+            error: ^@ 0x0
+            options: atomic, NSDataWritingFileProtectionComplete
+            backtrace:
+        """), "\(output)")
+        #expect(output.contains("[moat] \(try Self.leakyBankPlan().hooks.count) hooks requested by hooks.js"))
+    }
+
     @Test func valuesFromTheAppAreEscapedInTheScript() {
         #expect(HookScript.jsString("a\"b\\c\nd\u{2028}é") == "\"a\\\"b\\\\c\\u000ad\\u2028\\u00e9\"")
         #expect(HookScript.comment("line\nbreak\u{2029}*/") == "line break */")

@@ -195,6 +195,24 @@ function moatSkipType(encoding, index) {
     return i + 1;
 }
 
+// The method's type encoding: the bridge's own, else the runtime's method_getTypeEncoding ('' when unknown:
+// arguments are then shown as raw values, never dereferenced).
+function moatTypeEncoding(method) {
+    if (typeof method.types === 'string') {
+        return method.types;
+    }
+    try {
+        const address = moatFindExport('method_getTypeEncoding');
+        if (address === null || method.handle === undefined) {
+            return '';
+        }
+        const encoding = new NativeFunction(address, 'pointer', ['pointer'])(method.handle);
+        return encoding.isNull() ? '' : encoding.readUtf8String();
+    } catch (e) {
+        return '';
+    }
+}
+
 function moatTypes(encoding) {
     const types = [];
     let i = 0;
@@ -211,7 +229,10 @@ function moatTypes(encoding) {
 
 // One argument or return value, by its type encoding.
 function moatDescribe(value, type) {
-    const t = type === undefined ? '@' : type;
+    if (type === undefined || type === '') {
+        return 'raw ' + value;
+    }
+    const t = type;
     try {
         if (t === 'v') {
             return 'void';
@@ -418,7 +439,7 @@ function moatAttach(className, cls, spec) {
         moatLog('[moat] skipped ' + spec.label + ': ' + className + ' has no ' + key);
         return;
     }
-    const types = moatTypes(method.types || '');
+    const types = moatTypes(moatTypeEncoding(method));
     const names = spec.selector.split(':');
     const decoder = spec.decoder === undefined ? undefined : moatDecoders[spec.decoder];
     const isInit = spec.selector.indexOf('init') === 0;
@@ -474,10 +495,14 @@ function moatHookImplementations(spec) {
     const key = '- ' + spec.selector;
     let hooked = 0;
     moatAppClasses().forEach(function (name) {
-        const cls = moatClass(name);
-        if (cls !== undefined && cls.$ownMethods.indexOf(key) !== -1) {
-            moatAttach(name, cls, { label: spec.label, selector: spec.selector, classMethod: false });
-            hooked++;
+        try {
+            const cls = moatClass(name);
+            if (cls !== undefined && (cls.$ownMethods || []).indexOf(key) !== -1) {
+                moatAttach(name, cls, { label: spec.label, selector: spec.selector, classMethod: false });
+                hooked++;
+            }
+        } catch (e) {
+            moatLog('[moat] cannot inspect ' + name + ': ' + e.message);
         }
     });
     if (hooked === 0) {
@@ -498,7 +523,13 @@ function moatHookAdopters(spec) {
         if (cls === undefined) {
             return;
         }
-        const adopted = Object.keys(cls.$protocols).filter(function (p) {
+        let protocols = {};
+        try {
+            protocols = cls.$protocols || {};
+        } catch (e) {
+            protocols = {};
+        }
+        const adopted = Object.keys(protocols).filter(function (p) {
             return p === spec.protocolName || p.endsWith('.' + spec.protocolName) || (spec.swift && p.endsWith(suffix));
         });
         if (adopted.length === 0) {
