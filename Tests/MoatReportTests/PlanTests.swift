@@ -465,6 +465,51 @@ import Testing
         #expect(html.contains("<tr id=\"entry-urlSchemes-1\">"))
     }
 
+    @Test func hostileNamesGiveValidURLsAndAScriptThatParses() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moat-plan-hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+        <key>CFBundleIdentifier</key><string>com.example.o'hare</string>
+        <key>CFBundleURLTypes</key><array><dict><key>CFBundleURLSchemes</key>
+        <array><string>good-app</string><string>bad scheme'$(x)</string><string>*/</string></array></dict></array>
+        </dict></plist>
+        """.utf8).write(to: folder.appendingPathComponent("Info.plist"))
+        try Data("""
+        import UIKit
+        final class Hostile\u{2028}Delegate: UIResponder, UIApplicationDelegate {
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+                if url.host == "<script>alert(1)</script>" || url.host == "ok.host" { return true }
+                return items.contains { $0.name == "x y" || $0.name == "id" } && url.path == "/a b/'c"
+            }
+        }
+        """.utf8).write(to: folder.appendingPathComponent("App.swift"))
+        let plan = TestPlan.make(try Self.scan([folder.path]))
+        let target = try #require(plan.targets.first)
+        #expect(plan.targets.map(\.scheme) == ["good-app"])
+        #expect(target.hosts == ["ok.host"] && target.parameters == ["id"])
+        #expect(plan.skippedTargets.contains { $0.contains("not a valid URL scheme") })
+        #expect(plan.skippedTargets.contains { $0.contains("hosts not valid in a URL, left out: <script>alert(1)</script>") })
+        let casesFile = URLCases.casesFile(plan)
+        for (scheme, text) in Self.cases(casesFile) {
+            #expect(URL(string: text)?.scheme == scheme && URLComponents(string: text) != nil, "\(text.prefix(120))")
+        }
+        #expect(casesFile.contains("good-app://ok.host/a%20b/%27c?id=moat"))
+        let script = URLCases.script(plan)
+        #expect(!script.contains("$(x)") && !script.contains("bad scheme"))
+        if let node = Self.node {
+            let url = folder.appendingPathComponent("hooks.js")
+            try Data(HookScript.render(plan).utf8).write(to: url)
+            let (status, output) = try JSONTools.run(node, ["--check", url.path])
+            #expect(status == 0, "\(output)")
+        }
+        let markdown = PlanMarkdown.render(plan)
+        #expect(!markdown.contains("<script>"))
+    }
+
     // MARK: The command
 
     @Test func planCommandWritesTheFourFiles() throws {
