@@ -86,6 +86,22 @@ import Testing
         return plan
     }
 
+    @Test func builtAppInsideAScannedFolderIsReadToo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moat-plan-folder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("builds"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try vaultIPAData().write(to: folder.appendingPathComponent("builds/Vault.ipa"))
+        let plan = TestPlan.make(try Self.scan([folder.path]))
+        let hook = try #require(plan.hooks.first { $0.label == "any app class -application:openURL:options:" })
+        #expect(hook.origins.contains("binary: builds/Vault.ipa!/Payload/Vault.app/Vault holds the selector"))
+        #expect(PlanBinaries.container(of: "builds/Vault.ipa!/Payload/Vault.app/Info.plist") == "builds/Vault.ipa")
+        #expect(PlanBinaries.container(of: "Src/App.swift") == nil)
+        // Display paths never lead out of the root.
+        #expect(PlanBinaries.builtApps(roots: [folder.path], paths: ["../x.ipa!/Payload/X.app/X"]).isEmpty)
+    }
+
+    func vaultIPAData() throws -> Data { try Self.vaultIPA() }
+
     // MARK: Golden files
 
     /// Compares the plan's files with the golden folder, or rewrites it when MOAT_UPDATE_GOLDEN is set.

@@ -22,7 +22,9 @@ struct PlanBuilder {
         surface = result.surface ?? AttackSurface()
         findings = result.findings.filter { $0.suppression == nil && !$0.isTestCode }
         sources = PlanSources(roots: result.roots)
-        binaries = PlanBinaries(roots: result.roots)
+        var paths = Set(findings.map(\.location.path))
+        for section in surface.sections { for entry in section.entries { paths.insert(entry.location.path) } }
+        binaries = PlanBinaries(roots: result.roots, paths: paths)
     }
 
     // MARK: Origins
