@@ -68,8 +68,17 @@ function moatIsKind(object, className) {
     return cls !== undefined && object.isKindOfClass_(cls);
 }
 
-function moatShortObject(pointer) {
-    if (pointer.isNull()) {
+// A NativePointer for an argument or for an ObjC.Object the bridge returned (null for nil).
+function moatHandle(value) {
+    if (value === null || value === undefined) {
+        return null;
+    }
+    return value.handle !== undefined ? value.handle : value;
+}
+
+function moatShortObject(value) {
+    const pointer = moatHandle(value);
+    if (pointer === null || pointer.isNull()) {
         return 'nil';
     }
     try {
@@ -81,8 +90,9 @@ function moatShortObject(pointer) {
 
 // An Objective-C object in readable form: URLs, data, strings, user activities, script messages,
 // URL contexts, collections; anything else by its description.
-function moatDescribeObject(pointer) {
-    if (pointer.isNull()) {
+function moatDescribeObject(value) {
+    const pointer = moatHandle(value);
+    if (pointer === null || pointer.isNull()) {
         return 'nil';
     }
     let object;
@@ -299,10 +309,10 @@ function moatAccessibility(dictionary) {
         return 'kSecAttrAccessible unknown';
     }
     const value = new ObjC.Object(dictionary).objectForKey_(key);
-    if (value === null || value.isNull()) {
+    if (value === null) {
         const control = moatConstant('kSecAttrAccessControl');
         const access = control === null ? null : new ObjC.Object(dictionary).objectForKey_(control);
-        return access !== null && !access.isNull() ? 'kSecAttrAccessControl ' + access.toString()
+        return access !== null ? 'kSecAttrAccessControl ' + access.toString()
             : 'kSecAttrAccessible not set (the default is kSecAttrAccessibleWhenUnlocked)';
     }
     for (let i = 0; i < MOAT_ACCESSIBILITY.length; i++) {
@@ -389,8 +399,10 @@ function moatAppClasses() {
     }
     moatAppClassCache = [];
     try {
-        const bundle = ObjC.classes.NSBundle.mainBundle().bundlePath().toString();
-        const owned = ObjC.enumerateLoadedClassesSync({ ownedBy: new ModuleMap(function (m) { return m.path.indexOf(bundle) === 0; }) });
+        // Module paths and the bundle path may differ by a /private prefix.
+        const bare = function (path) { return String(path).replace(/^\/private\//, '/'); };
+        const bundle = bare(ObjC.classes.NSBundle.mainBundle().bundlePath().toString()) + '/';
+        const owned = ObjC.enumerateLoadedClassesSync({ ownedBy: new ModuleMap(function (m) { return bare(m.path).indexOf(bundle) === 0; }) });
         Object.keys(owned).forEach(function (path) { moatAppClassCache = moatAppClassCache.concat(owned[path]); });
         moatAppClassCache.sort();
     } catch (e) {
