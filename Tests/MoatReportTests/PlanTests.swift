@@ -226,15 +226,16 @@ import Testing
         isNull() { return this.value === 0n; }
         toString(radix) { return radix === 10 ? this.value.toString(10) : '0x' + this.value.toString(16); }
         toInt32() { return Number(BigInt.asIntN(32, this.value)); }
-        readPointer() { return new NativePointer(0); }
+        readPointer() { return new NativePointer(memory.get(this.value) || 0); }
     }
+    const memory = new Map();
     globalThis.ptr = function (value) { return new NativePointer(value); };
     const objects = new Map();
     const attached = {};
     let methods = 0;
     function kinds(name) { return { NSURL: ['NSURL'], NSString: ['NSString'], NSData: ['NSData'] }[name] || [name]; }
     function object(address, className, extra) {
-        const value = Object.assign({ $className: className, isKindOfClass_: function (cls) { return kinds(className).indexOf(cls.name) !== -1; },
+        const value = Object.assign({ handle: new NativePointer(address), $className: className, isKindOfClass_: function (cls) { return kinds(className).indexOf(cls.name) !== -1; },
                                       toString: function () { return '<' + className + '>'; } }, extra);
         objects.set(BigInt(address), value);
         return value;
@@ -257,7 +258,8 @@ import Testing
         selectorAsString: function () { return 'selector'; }
     };
     globalThis.ModuleMap = function (filter) { this.filter = filter; };
-    globalThis.Module = { findExportByName: function (module, name) { return name === 'SecItemAdd' ? new NativePointer(0x7000) : null; } };
+    const exported = { SecItemAdd: 0x7000, kSecAttrAccessible: 0x7100, kSecAttrAccessibleAlways: 0x7200, kSecAttrAccessibleWhenUnlocked: 0x7300 };
+    globalThis.Module = { findExportByName: function (module, name) { return exported[name] === undefined ? null : new NativePointer(exported[name]); } };
     globalThis.Interceptor = { attach: function (target, callbacks) { attached[target.toString()] = callbacks; } };
     globalThis.Thread = { backtrace: function () { return [new NativePointer(0x10)]; } };
     globalThis.Backtracer = { ACCURATE: 'accurate' };
@@ -275,6 +277,24 @@ import Testing
     handler.onLeave.call(context, ptr(1));
     const write = attached[classes.NSData['- writeToFile:options:error:'].implementation.toString()];
     write.onEnter.call({}, [ptr(0x4000), ptr(0x2), ptr(0x5000), ptr(0x20000001), ptr(0)]);
+    // SecItemAdd with kSecAttrAccessibleAlways: the constants are read through their exported symbols.
+    function string(address, text) {
+        return object(address, 'NSString', { toString: function () { return text; }, isEqualToString_: function (other) { return other.toString() === text; } });
+    }
+    [[0x7100, 0x8100, 'pdmn'], [0x7200, 0x8200, 'dk'], [0x7300, 0x8300, 'ak']].forEach(function (entry) {
+        memory.set(BigInt(entry[0]), BigInt(entry[1]));
+        string(entry[1], entry[2]);
+    });
+    const keys = [string(0x8400, 'pdmn'), string(0x8500, 'acct')];
+    const values = { pdmn: string(0x8600, 'dk'), acct: string(0x8700, 'alice') };
+    object(0x6000, 'NSDictionary', {
+        allKeys: function () { return { count: function () { return keys.length; }, objectAtIndex_: function (i) { return keys[i]; } }; },
+        objectForKey_: function (key) { return values[key.toString()] || null; }
+    });
+    const add = attached['0x7000'];
+    const state = {};
+    add.onEnter.call(state, [ptr(0x6000), ptr(0)]);
+    add.onLeave.call(state, ptr(0));
     process.stdout.write(logs.join('\n') + '\n');
     """#
 
@@ -314,6 +334,15 @@ import Testing
             error: ^@ 0x0
             options: atomic, NSDataWritingFileProtectionComplete
             backtrace:
+        """), "\(output)")
+        #expect(output.contains("""
+        [moat] SecItemAdd
+            attributes: NSDictionary {pdmn = "dk"; acct = "alice"}
+            kSecAttrAccessible kSecAttrAccessibleAlways
+            backtrace:
+              0x10 LeakyBank!frame
+        [moat] SecItemAdd returned
+            OSStatus 0
         """), "\(output)")
         #expect(output.contains("[moat] \(try Self.leakyBankPlan().hooks.count) hooks requested by hooks.js"))
     }
