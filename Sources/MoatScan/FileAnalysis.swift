@@ -120,9 +120,9 @@ struct FileAnalysis: Sendable {
             outcome.errors.append(error)
         case .success(.code(let code)):
             let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, budget) * 1_000_000_000)
-            Dataflow.pin(code, context: context)
-            let (findings, overran) = analyzer.analyze(code, deadline: deadline)
-            outcome.facts = Dataflow.release(code).map(StoredFacts.init)
+            let unit = SourceUnit(code: code, context: context)
+            let (findings, overran) = analyzer.analyze(unit, deadline: deadline)
+            outcome.facts = unit.factsIfAnalyzed.map(StoredFacts.init)
             outcome.findings = findings
             if let overran {
                 outcome.errors.append(ScanError(path: file.path, message: "analysis exceeded the \(Int(budget))-second budget for one file; rules not run after \(overran)"))

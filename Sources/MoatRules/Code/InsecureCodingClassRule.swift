@@ -101,7 +101,8 @@ public struct InsecureCodingClassRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("NSCoding", "NSSecureCoding", "supportsSecureCoding") else { return }
         let types = file.allTypes
         var secureNames = Set<String>()

@@ -76,7 +76,8 @@ public struct InsecureUnarchivingRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         // Both patterns name NSKeyedUnarchiver in the source.
         guard file.containsText("NSKeyedUnarchiver") else { return }
         for (call, _) in file.classMethodCalls(on: "NSKeyedUnarchiver", named: Self.insecureMethods) {

@@ -81,7 +81,8 @@ public struct XMLExternalEntitiesRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         // The property (Swift, setter, KVC key) and the libxml2 functions all spell these in the source.
         if file.containsText("ResolveExternalEntities") {
             for write in file.propertyWrites(named: ["shouldResolveExternalEntities"]) where write.value.boolValue == true {

@@ -45,7 +45,8 @@ public struct HardcodedCredentialFormatRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("-----BEGIN", "AKIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "sk_live_",
                             "rk_live_", "sk_test_", "AIza") else { return }
         file.forEachExpression { expression, _ in

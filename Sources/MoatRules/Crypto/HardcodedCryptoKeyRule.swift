@@ -62,7 +62,8 @@ public struct HardcodedCryptoKeyRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("SymmetricKey", "CCCrypt", "CCHmac", "CCKeyDerivationPBKDF", "kSecValueData", "AES", "ChaCha20",
                             "Blowfish", "HMAC", "PBKDF", "Scrypt", "HKDF", "RNCryptor", "Encryptor", "Decryptor", "cryptData",
                             "CMAC", "Poly1305", "Rabbit") else { return }

@@ -76,7 +76,8 @@ public struct ChallengeAnsweredTwiceRule: SourceRule {
         "rejectProtectionSpaceAndContinueWithChallenge:",
     ]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("Challenge") else { return }
         for handler in ChallengeHandler.all(in: file) {
             guard let completion = handler.completion, let body = handler.function.body else { continue }

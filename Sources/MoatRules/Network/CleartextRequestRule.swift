@@ -53,7 +53,8 @@ public struct CleartextRequestRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("http://", "HTTP://", "Http://") else { return }
         let cache = LocalValuesCache(file: file)
         let webLoads = RequestURLs.cleartextWebLoads(in: file, cache: cache)

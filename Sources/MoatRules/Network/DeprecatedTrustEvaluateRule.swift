@@ -75,7 +75,8 @@ public struct DeprecatedTrustEvaluateRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("SecTrustEvaluate") else { return }
         let ignored = Self.ignoredCalls(named: "SecTrustEvaluate", in: file)
         for (call, _) in file.calls(where: { call in

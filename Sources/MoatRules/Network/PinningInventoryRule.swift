@@ -58,7 +58,8 @@ public struct PinningInventoryRule: SourceRule {
         "policy": "AFNetworking pinning policy",
     ]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("Challenge", "TrustEvaluator", "ServerTrust", "TrustKit", "AFSecurityPolicy",
                             "SecTrustSetAnchorCertificates", "pinCertificates", "pinPublicKeys", "TSKPinningValidator") else { return }
         var findings: [(SourceRange, String)] = []

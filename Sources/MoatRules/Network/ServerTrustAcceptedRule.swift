@@ -120,7 +120,8 @@ public struct ServerTrustAcceptedRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("Challenge") else { return }
         let cache = LocalValuesCache(file: file)
         for handler in ChallengeHandler.all(in: file) {

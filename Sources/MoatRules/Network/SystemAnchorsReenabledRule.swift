@@ -48,7 +48,8 @@ public struct SystemAnchorsReenabledRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("SecTrustSetAnchorCertificatesOnly") else { return }
         for (call, _) in file.calls(where: { call in
             guard case .call(let callee, let arguments, false) = call.kind,

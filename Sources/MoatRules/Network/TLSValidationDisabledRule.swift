@@ -46,7 +46,8 @@ public struct TLSValidationDisabledRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("Disabled", "disableEvaluation", "allowInvalidCertificates", "AllowInvalidCertificates",
                             "alidatesDomainName", "AllowsAnyHTTPSCertificate", "kCFStreamSSLValidatesCertificateChain") else { return }
         var findings: [(SourceRange, String, WalkContext)] = []

@@ -46,7 +46,8 @@ public struct TrustResultUnspecifiedOnlyRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("kSecTrustResultUnspecified", "unspecified") else { return }
         let ignored = DeprecatedTrustEvaluateRule.ignoredCalls(named: "SecTrustEvaluate", in: file)
         for (function, _) in file.allFunctions {

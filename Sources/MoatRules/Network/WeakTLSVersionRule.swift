@@ -52,7 +52,8 @@ public struct WeakTLSVersionRule: SourceRule {
         "tls_protocol_version_TLSv10", "tls_protocol_version_TLSv11", "tls_protocol_version_DTLSv10",
     ]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("TLS", "tls", "SSL", "ssl") else { return }
         let properties: Set<String> = ["tlsMinimumSupportedProtocol", "tlsMinimumSupportedProtocolVersion",
                                        "tlsMaximumSupportedProtocol", "tlsMaximumSupportedProtocolVersion",

@@ -60,7 +60,8 @@ public struct JavaScriptBridgeInventoryRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("JSExport", "JSContext", "forKeyedSubscript", "MessageHandler", "ontentController", "JavaScriptCore") else { return }
         let cache = LocalValuesCache(file: file)
         let importsJavaScriptCore = file.imports.contains { $0.contains("JavaScriptCore") }

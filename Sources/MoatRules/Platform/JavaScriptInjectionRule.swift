@@ -64,7 +64,8 @@ public struct JavaScriptInjectionRule: SourceRule {
         "initWithSource:injectionTime:forMainFrameOnly:inContentWorld:",
     ]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("JavaScript", "evaluateScript", "WKUserScript") else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: Self.isScriptSink) {

@@ -76,7 +76,8 @@ public struct ScriptMessageOriginRule: SourceRule {
         "userContentController:didReceiveScriptMessage:", "userContentController:didReceiveScriptMessage:replyHandler:",
     ]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("userContentController") else { return }
         for (function, _) in file.allFunctions where Self.handlerNames.contains(function.fullName) {
             guard let body = function.body, function.parameters.count >= 2 else { continue }

@@ -56,7 +56,8 @@ public struct WebViewBroadReadAccessRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("loadFileURL") else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: Self.isLoadFileURL) {

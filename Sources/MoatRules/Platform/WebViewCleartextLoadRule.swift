@@ -44,7 +44,8 @@ public struct WebViewCleartextLoadRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("http://", "HTTP://", "Http://") else { return }
         let cache = LocalValuesCache(file: file)
         for load in RequestURLs.cleartextWebLoads(in: file, cache: cache) {

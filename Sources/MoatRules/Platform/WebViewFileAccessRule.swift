@@ -40,7 +40,8 @@ public struct WebViewFileAccessRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("FromFileURLs") else { return }
         let names: Set<String> = ["allowFileAccessFromFileURLs", "allowUniversalAccessFromFileURLs"]
         for write in file.propertyWrites(named: names) where write.value.boolValue == true {

@@ -50,7 +50,8 @@ public struct WebViewHTMLFileBaseURLRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("loadHTMLString") else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: Self.isLoadHTMLString) {

@@ -48,7 +48,8 @@ public struct WebViewInspectableRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("nspectable") else { return }
         for write in file.propertyWrites(named: ["isInspectable", "inspectable"])
         where write.value.boolValue == true && !write.context.isDebugOnly {

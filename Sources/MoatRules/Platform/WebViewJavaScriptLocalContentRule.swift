@@ -80,7 +80,8 @@ public struct WebViewJavaScriptLocalContentRule: SourceRule {
         var disablesScript = false
     }
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("loadFileURL", "loadHTMLString", "fileURLWithPath", "URLForResource", "forResource") else { return }
         let cache = LocalValuesCache(file: file)
         var scopes: [String: Scope] = [:]

@@ -51,7 +51,8 @@ public struct WebViewPhoneNumberDetectionRule: SourceRule {
     static let phoneNames: Set<String> = ["phoneNumber", "all", "WKDataDetectorTypePhoneNumber", "WKDataDetectorTypeAll",
                                           "UIDataDetectorTypePhoneNumber", "UIDataDetectorTypeAll"]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("ataDetectorTypes") else { return }
         let cache = LocalValuesCache(file: file)
         for write in file.propertyWrites(named: ["dataDetectorTypes"]) {

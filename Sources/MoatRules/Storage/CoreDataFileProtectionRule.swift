@@ -57,7 +57,8 @@ public struct CoreDataFileProtectionRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("PersistentStore") else { return }
         var fileSetsProtection = false
         file.forEachExpression { expression, _ in

@@ -49,7 +49,8 @@ public struct FileProtectionNoneRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("rotection") else { return }
         var compared = Set<ObjectIdentifier>()
         var candidates: [Expression] = []

@@ -53,7 +53,8 @@ public struct KeychainAccessibleAlwaysRule: SourceRule {
     static let constants: Set<String> = ["kSecAttrAccessibleAlways", "kSecAttrAccessibleAlwaysThisDeviceOnly",
                                          "accessibleAlways", "accessibleAlwaysThisDeviceOnly"]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("lways") else { return }
         var compared = Set<ObjectIdentifier>()
         var hits: [Expression] = []

@@ -60,7 +60,8 @@ public struct KeychainItemMigratableRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("SecItem") else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: { call in

@@ -80,7 +80,8 @@ public struct RealmWithoutEncryptionRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("Realm", "RLM") else { return }
         // `Realm()` / `defaultRealm` use the default configuration: quiet when this file replaces the default
         // (`Realm.Configuration.defaultConfiguration = …`, `[RLMRealmConfiguration setDefaultConfiguration:]`)

@@ -68,7 +68,8 @@ public struct SecretFileWithoutProtectionRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("write", "createFile", "archiveRootObject") else { return }
         var excludesFromBackup = false
         file.forEachExpression { expression, _ in

@@ -55,7 +55,8 @@ public struct SecretInUserDefaultsRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("efaults") else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: Self.isDefaultsWrite) {

@@ -86,7 +86,8 @@ public struct SensitiveStoreBackupRule: SourceRule {
         "auth", "private", "keys",
     ]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         guard file.mentions("PersistentStore", "Realm", "RLM", "sqlite3_open", "FMDatabase", "Database") else { return }
         var excludesFromBackup = false
         file.forEachExpression { expression, _ in
