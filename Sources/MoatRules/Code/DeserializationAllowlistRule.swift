@@ -166,7 +166,7 @@ public struct DeserializationAllowlistRule: SourceRule {
             DataflowReporting.report(message, flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
         }
         // Sets filled from objc_copyClassList without a filter (only where the file names it).
-        guard file.containsText("objc_copyClassList") else { return }
+        guard unit.names.contains("objc_copyClassList") else { return }
         for (function, _) in file.allFunctions {
             guard let body = function.body else { continue }
             DominanceWalk.walk(body.statements) { statement, dominance in

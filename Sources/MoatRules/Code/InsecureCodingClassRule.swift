@@ -103,7 +103,7 @@ public struct InsecureCodingClassRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("NSCoding", "NSSecureCoding", "supportsSecureCoding") else { return }
+        guard unit.names.containsAny(["NSCoding", "NSSecureCoding", "supportsSecureCoding"]) else { return }
         let types = file.allTypes
         var secureNames = Set<String>()
         for type in types where type.adopts("NSSecureCoding") || type.variables.contains(where: { $0.name == "supportsSecureCoding" })

@@ -67,7 +67,7 @@ public struct InsecureUnarchiverConfigurationRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("equiresSecureCoding", "NSObject") else { return }
+        guard unit.names.mayWriteProperty(["requiresSecureCoding"]) || unit.names.contains("NSObject") else { return }
         for write in file.propertyWrites(named: ["requiresSecureCoding"]) where write.value.boolValue == false {
             sink.report("`requiresSecureCoding` is turned off: the decode instantiates whatever classes the data names. Keep it on and decode with `decodeObject(of:forKey:)`.",
                         in: file, at: write.range)

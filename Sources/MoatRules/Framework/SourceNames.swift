@@ -14,6 +14,18 @@ public struct SourceNames: Sendable {
     /// Words (runs of letters, digits and `_`) inside string literals.
     public let literalWords: Set<String>
 
+    /// Answers yes to every question: the gates open, for checking that no gate ever decides a finding.
+    private let everything: Bool
+
+    /// An index under which every gate opens (see `SourceUnit(code:context:names:)`).
+    public static let unrestricted = SourceNames(identifiers: [], literalWords: [], everything: true)
+
+    private init(identifiers: Set<String>, literalWords: Set<String>, everything: Bool) {
+        self.identifiers = identifiers
+        self.literalWords = literalWords
+        self.everything = everything
+    }
+
     public init(_ file: CodeFile) {
         var lexer = NameLexer(swift: file.language == .swift)
         if file.source.utf8.withContiguousStorageIfAvailable({ lexer.run($0) }) == nil {
@@ -21,26 +33,59 @@ public struct SourceNames: Sendable {
         }
         identifiers = lexer.identifiers
         literalWords = lexer.literalWords
+        everything = false
     }
 
     /// Whether the code mentions this name (not in a comment, not only in a string literal).
     public func contains(_ name: String) -> Bool {
-        identifiers.contains(name)
+        everything || identifiers.contains(name)
     }
 
     /// Whether the code mentions any of these names.
     public func containsAny<Names: Sequence<String>>(_ names: Names) -> Bool {
-        names.contains { identifiers.contains($0) }
+        everything || names.contains { identifiers.contains($0) }
+    }
+
+    /// Whether the code mentions a name the rule's own test accepts (`ChallengeHandler.isChallengeType`).
+    public func containsName(where test: (String) -> Bool) -> Bool {
+        everything || identifiers.contains(where: test)
+    }
+
+    /// The names to look for to find these calls or functions: base names as they are, Swift full names
+    /// and Objective-C selectors by their first part (`load(_:)` → `load`, `initWithURL:` → `initWithURL`).
+    public static func callNames<Names: Sequence<String>>(_ names: Names) -> Set<String> {
+        Set(names.map { name in name.firstIndex { $0 == ":" || $0 == "(" }.map { String(name[..<$0]) } ?? name })
+    }
+
+    /// Whether the code or a string literal mentions any of these names: dictionary keys, which may be
+    /// written as constants or as strings (`DictionaryEntries.keyName`).
+    public func containsAnywhere<Names: Sequence<String>>(_ names: Names) -> Bool {
+        everything || names.contains { identifiers.contains($0) || literalWords.contains($0) }
+    }
+
+    /// Whether the file can write one of these properties in a form `CodeFile.propertyWrites` reads:
+    /// `object.name = value`, `[object setName:value]`, `setValue(value, forKey: "name")`.
+    public func mayWriteProperty<Names: Sequence<String>>(_ names: Names) -> Bool {
+        everything || names.contains { name in
+            identifiers.contains(name) || literalWords.contains(name)
+                || identifiers.contains("set" + name.prefix(1).uppercased() + name.dropFirst())
+        }
     }
 
     /// Whether a string literal contains any of these words.
     public func literalsContainAny<Words: Sequence<String>>(_ words: Words) -> Bool {
-        words.contains { literalWords.contains($0) }
+        everything || words.contains { literalWords.contains($0) }
+    }
+
+    /// Whether a string literal has this word in any case (`http` for `"HTTP://…"`).
+    public func literalsContain(ignoringCase word: String) -> Bool {
+        let lowered = word.lowercased()
+        return everything || literalWords.contains { $0.utf8.count == lowered.utf8.count && $0.lowercased() == lowered }
     }
 
     /// Whether a word of a string literal starts with any of these prefixes (`AKIA` for AWS key ids).
     public func literalsContainAny(prefixes: [String]) -> Bool {
-        literalWords.contains { word in prefixes.contains { word.hasPrefix($0) } }
+        everything || literalWords.contains { word in prefixes.contains { word.hasPrefix($0) } }
     }
 }
 

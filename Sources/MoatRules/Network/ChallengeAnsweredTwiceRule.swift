@@ -78,7 +78,7 @@ public struct ChallengeAnsweredTwiceRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("Challenge") else { return }
+        guard unit.names.containsName(where: ChallengeHandler.isChallengeType) else { return }
         for handler in ChallengeHandler.all(in: file) {
             guard let completion = handler.completion, let body = handler.function.body else { continue }
             var lists: [[Statement]] = [body.statements]

@@ -55,7 +55,7 @@ public struct CleartextRequestRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("http://", "HTTP://", "Http://") else { return }
+        guard unit.names.literalsContain(ignoringCase: "http") else { return }
         let cache = LocalValuesCache(file: file)
         let webLoads = RequestURLs.cleartextWebLoads(in: file, cache: cache)
         let webConstructions = Set(webLoads.flatMap(\.urls).map { ObjectIdentifier($0.construction) })

@@ -77,7 +77,7 @@ public struct DeprecatedTrustEvaluateRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("SecTrustEvaluate") else { return }
+        guard unit.names.contains("SecTrustEvaluate") else { return }
         let ignored = Self.ignoredCalls(named: "SecTrustEvaluate", in: file)
         for (call, _) in file.calls(where: { call in
             guard case .call(let callee, _, false) = call.kind, case .identifier("SecTrustEvaluate") = callee.unwrapped.kind else { return false }

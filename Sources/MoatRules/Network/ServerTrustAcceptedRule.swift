@@ -122,7 +122,7 @@ public struct ServerTrustAcceptedRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("Challenge") else { return }
+        guard unit.names.containsName(where: ChallengeHandler.isChallengeType) else { return }
         let cache = LocalValuesCache(file: file)
         for handler in ChallengeHandler.all(in: file) {
             let values = cache.values(function: handler.function, type: handler.owner)

@@ -50,7 +50,7 @@ public struct SystemAnchorsReenabledRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("SecTrustSetAnchorCertificatesOnly") else { return }
+        guard unit.names.contains("SecTrustSetAnchorCertificatesOnly") else { return }
         for (call, _) in file.calls(where: { call in
             guard case .call(let callee, let arguments, false) = call.kind,
                   case .identifier("SecTrustSetAnchorCertificatesOnly") = callee.unwrapped.kind, arguments.count == 2 else { return false }

@@ -48,8 +48,9 @@ public struct TLSValidationDisabledRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("Disabled", "disableEvaluation", "allowInvalidCertificates", "AllowInvalidCertificates",
-                            "alidatesDomainName", "AllowsAnyHTTPSCertificate", "kCFStreamSSLValidatesCertificateChain") else { return }
+        guard unit.names.mayWriteProperty(["allowInvalidCertificates", "validatesDomainName"])
+            || unit.names.containsAny(["DisabledTrustEvaluator", "DisabledEvaluator", "setAllowsAnyHTTPSCertificate", "disableEvaluation"])
+            || unit.names.containsAnywhere(["kCFStreamSSLValidatesCertificateChain"]) else { return }
         var findings: [(SourceRange, String, WalkContext)] = []
         for write in file.propertyWrites(named: ["allowInvalidCertificates", "validatesDomainName"]) {
             let disables = write.property == "allowInvalidCertificates" ? write.value.boolValue == true : write.value.boolValue == false

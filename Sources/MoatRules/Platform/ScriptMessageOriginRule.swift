@@ -78,7 +78,7 @@ public struct ScriptMessageOriginRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("userContentController") else { return }
+        guard unit.names.containsAny(SourceNames.callNames(Self.handlerNames)) else { return }
         for (function, _) in file.allFunctions where Self.handlerNames.contains(function.fullName) {
             guard let body = function.body, function.parameters.count >= 2 else { continue }
             let message = function.parameters[1].name

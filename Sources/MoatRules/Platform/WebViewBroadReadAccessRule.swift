@@ -58,7 +58,7 @@ public struct WebViewBroadReadAccessRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("loadFileURL") else { return }
+        guard unit.names.contains("loadFileURL") else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: Self.isLoadFileURL) {
             let arguments = call.arguments

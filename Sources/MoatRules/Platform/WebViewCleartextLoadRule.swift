@@ -46,7 +46,7 @@ public struct WebViewCleartextLoadRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("http://", "HTTP://", "Http://") else { return }
+        guard unit.names.literalsContain(ignoringCase: "http") else { return }
         let cache = LocalValuesCache(file: file)
         for load in RequestURLs.cleartextWebLoads(in: file, cache: cache) {
             guard let url = load.urls.first else { continue }

@@ -42,8 +42,8 @@ public struct WebViewFileAccessRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("FromFileURLs") else { return }
         let names: Set<String> = ["allowFileAccessFromFileURLs", "allowUniversalAccessFromFileURLs"]
+        guard unit.names.mayWriteProperty(names) else { return }
         for write in file.propertyWrites(named: names) where write.value.boolValue == true {
             let consequence = write.property == "allowUniversalAccessFromFileURLs"
                 ? "JavaScript in any file:// page can read local files and send them to any origin"

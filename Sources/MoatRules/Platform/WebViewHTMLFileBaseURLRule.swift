@@ -52,7 +52,7 @@ public struct WebViewHTMLFileBaseURLRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("loadHTMLString") else { return }
+        guard unit.names.contains("loadHTMLString") else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: Self.isLoadHTMLString) {
             let arguments = call.arguments

@@ -50,7 +50,7 @@ public struct WebViewInspectableRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("nspectable") else { return }
+        guard unit.names.mayWriteProperty(["isInspectable", "inspectable"]) else { return }
         for write in file.propertyWrites(named: ["isInspectable", "inspectable"])
         where write.value.boolValue == true && !write.context.isDebugOnly {
             let object = write.object.map { "`\(file.text($0.range))`" } ?? "this object"

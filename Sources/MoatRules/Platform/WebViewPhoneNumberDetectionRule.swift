@@ -53,7 +53,7 @@ public struct WebViewPhoneNumberDetectionRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("ataDetectorTypes") else { return }
+        guard unit.names.mayWriteProperty(["dataDetectorTypes"]) else { return }
         let cache = LocalValuesCache(file: file)
         for write in file.propertyWrites(named: ["dataDetectorTypes"]) {
             guard let object = write.object, Self.isWebObject(object, cache.values(for: write.context)) else { continue }

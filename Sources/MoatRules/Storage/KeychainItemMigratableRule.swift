@@ -62,7 +62,7 @@ public struct KeychainItemMigratableRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("SecItem") else { return }
+        guard unit.names.containsAny(["SecItemAdd", "SecItemUpdate"]) else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: { call in
             guard case .call(let callee, _, false) = call.kind, case .identifier(let name) = callee.unwrapped.kind else { return false }

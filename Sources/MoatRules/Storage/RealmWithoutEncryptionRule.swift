@@ -82,7 +82,7 @@ public struct RealmWithoutEncryptionRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("Realm", "RLM") else { return }
+        guard unit.names.containsAny(["Realm", "RLMRealm"]) else { return }
         // `Realm()` / `defaultRealm` use the default configuration: quiet when this file replaces the default
         // (`Realm.Configuration.defaultConfiguration = …`, `[RLMRealmConfiguration setDefaultConfiguration:]`)
         // and gives some configuration an encryption key.

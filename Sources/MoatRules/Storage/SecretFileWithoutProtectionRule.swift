@@ -70,7 +70,7 @@ public struct SecretFileWithoutProtectionRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("write", "createFile", "archiveRootObject") else { return }
+        guard unit.names.containsAny(FileWrite.names) else { return }
         var excludesFromBackup = false
         file.forEachExpression { expression, _ in
             if let name = expression.name, BackupExclusion.names.contains(name) { excludesFromBackup = true }

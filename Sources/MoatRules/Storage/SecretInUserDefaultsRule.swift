@@ -57,7 +57,7 @@ public struct SecretInUserDefaultsRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard file.mentions("efaults") else { return }
+        guard unit.names.contains("forKey") else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: Self.isDefaultsWrite) {
             let arguments = call.arguments

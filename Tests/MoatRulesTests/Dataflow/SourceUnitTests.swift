@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import MoatCore
 import MoatSyntax
@@ -138,5 +139,42 @@ struct SourceNamesTests {
         #expect(names.literalsContainAny(["http"]))
         #expect(names.literalsContainAny(prefixes: ["exam"]))
         #expect(!names.literalsContainAny(prefixes: ["AKIA"]))
+    }
+}
+
+/// A rule's gate on the names index only skips files where the rule finds nothing: every source rule, on
+/// every source file of every rule example and of the example app, reports the same with its gate open.
+struct NameGateTests {
+    static func sourceFiles() -> [CodeFile] {
+        var files: [CodeFile] = []
+        for rule in RuleRegistry.all {
+            for example in rule.description.triggering + rule.description.nonTriggering {
+                for file in RuleExampleHarness.prepare(example).files where RuleExampleHarness.isSource(file.name) {
+                    files.append(DataflowTestSupport.parse(file.content, name: file.name))
+                }
+            }
+        }
+        let root = BuiltAppFixture.packageRoot.appendingPathComponent("Examples")
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            guard RuleExampleHarness.isSource(url.lastPathComponent), let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+            files.append(DataflowTestSupport.parse(text, name: url.lastPathComponent))
+        }
+        return files
+    }
+
+    @Test func gatesNeverDecideAFinding() {
+        let files = Self.sourceFiles()
+        #expect(files.count > 100)
+        let rules = RuleRegistry.all.compactMap { $0.init().asSourceRule }
+        for file in files {
+            let gated = SourceUnit(code: file)
+            let open = SourceUnit(code: file, names: .unrestricted)
+            for rule in rules where type(of: rule).languages.contains(file.language) {
+                let expected = SourceUnitTests.findings(rule, open).map { "\($0.location.line):\($0.location.column) \($0.message)" }
+                let actual = SourceUnitTests.findings(rule, gated).map { "\($0.location.line):\($0.location.column) \($0.message)" }
+                #expect(actual == expected, "\(type(of: rule).description.id) on \(file.path): the gate skipped \(expected)")
+            }
+        }
     }
 }
