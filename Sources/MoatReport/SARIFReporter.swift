@@ -61,6 +61,10 @@ public struct SARIFReporter: Reporter {
         if let surface = result.surface { runProperties["attackSurface"] = SurfaceReport.jsonValue(surface) }
         let inventory = ReportSupport.inventory(result)
         if !inventory.isEmpty { runProperties["inventory"] = .array(inventory.map(Self.inventoryEntry)) }
+        if let minimum = result.minimumSeverity {
+            runProperties["minSeverity"] = .string(minimum.rawValue)
+            runProperties["notShownBelowMinSeverity"] = .int(result.belowMinimum.count)
+        }
         if let baseline = result.baseline {
             runProperties["baseline"] = ["unchanged": .int(baseline.unchanged.count), "absent": .int(baseline.absent.count),
                                          "new": .int(result.findings.count)]
@@ -73,6 +77,7 @@ public struct SARIFReporter: Reporter {
                 "semanticVersion": .string(result.toolVersion),
                 "informationUri": .string(MoatVersion.informationURI),
                 "rules": .array(rules.map(Self.descriptor)),
+                "properties": ["rulesFingerprint": .string(result.rulesFingerprint)],
             ]],
             "invocations": [invocation],
             "columnKind": "utf16CodeUnits",
