@@ -29,7 +29,7 @@ struct MoatPlugin: CommandPlugin {
         if targetNames.isEmpty {
             paths = [context.package.directoryURL.path]
         } else {
-            paths = try context.package.targets(named: targetNames).map(\.directoryURL.path)
+            paths = try context.package.targets(named: targetNames).map { $0.directory.string }
         }
 
         let moat = try context.tool(named: "moat")
