@@ -78,6 +78,34 @@ public enum APIs {
 
     // MARK: Web views
 
+    /// A script message handler registered on a `WKUserContentController` (Swift `add(_:name:)` is matched
+    /// with its receiver, the name being too common alone).
+    public static let scriptMessageHandlerRegistration = API(
+        "WKUserContentController.add(_:name:)", classes: ["WKUserContentController"],
+        swift: ["add(_:name:)", "add(_:contentWorld:name:)", "addScriptMessageHandler(_:contentWorld:name:)"],
+        selectors: ["addScriptMessageHandler:name:", "addScriptMessageHandler:contentWorld:name:",
+                    "addScriptMessageHandlerWithReply:contentWorld:name:"])
+
+    /// JavaScript evaluated in a `WKWebView`'s page.
+    public static let webViewJavaScriptEvaluation = API(
+        "WKWebView.evaluateJavaScript(_:completionHandler:)", classes: ["WKWebView"],
+        swift: ["evaluateJavaScript(_:completionHandler:)", "evaluateJavaScript(_:in:in:completionHandler:)",
+                "callAsyncJavaScript(_:arguments:in:in:completionHandler:)"],
+        selectors: ["evaluateJavaScript:completionHandler:", "evaluateJavaScript:inFrame:inContentWorld:completionHandler:",
+                    "callAsyncJavaScript:arguments:inFrame:inContentWorld:completionHandler:"])
+
+    /// A user script added to a `WKUserContentController`.
+    public static let userScriptAddition = API(
+        "WKUserContentController.addUserScript(_:)", classes: ["WKUserContentController"],
+        swift: ["addUserScript(_:)"], selectors: ["addUserScript:"])
+
     /// The removed `UIWebView` class.
     public static let uiWebView = API("UIWebView", classes: ["UIWebView"])
+
+    /// Every API of the vocabulary (a test checks that no spelling belongs to two of them).
+    public static let all: [API] = [
+        keyedUnarchiverLegacy, keyedUnarchiverLegacyInit, keyedUnarchiverSecureInit, keyedUnarchiverSecure, coderDecodeObject,
+        classLookup, jsonSerializationRead, propertyListSerializationRead, xmlParserInit, xmlResolveExternalEntities,
+        secTrustEvaluateLegacy, scriptMessageHandlerRegistration, webViewJavaScriptEvaluation, userScriptAddition, uiWebView,
+    ]
 }

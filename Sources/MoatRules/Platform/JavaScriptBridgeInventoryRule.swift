@@ -150,9 +150,7 @@ public struct JavaScriptBridgeInventoryRule: SourceRule {
     static func scriptMessageHandlerName(_ call: Expression, _ values: LocalValues) -> Expression? {
         guard case .call(let callee, let arguments, let isMessageSend) = call.kind, let name = callee.name else { return nil }
         if isMessageSend {
-            let selectors: Set<String> = ["addScriptMessageHandler:name:", "addScriptMessageHandler:contentWorld:name:",
-                                          "addScriptMessageHandlerWithReply:contentWorld:name:"]
-            return selectors.contains(name) ? arguments.last?.value : nil
+            return APIs.scriptMessageHandlerRegistration.selectors.contains(name) ? arguments.last?.value : nil
         }
         guard arguments.last?.label == "name" else { return nil }
         if name == "addScriptMessageHandler" { return arguments.last?.value }
