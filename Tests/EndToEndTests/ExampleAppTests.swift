@@ -48,6 +48,12 @@ struct ExampleAppTests {
         let bridge = added.first { $0["ruleId"] as? String == "MOAT-PLAT-209" }
         #expect((bridge?["inventory"] as? [String: Any])?["kind"] as? String == "jsContextValue")
         #expect((bridge?["inventory"] as? [String: Any])?["name"] as? String == "log")
+        // The text format counts the inventory it does not list, and lists it with --show-inventory.
+        let text = String(decoding: try Self.run(["scan", Self.exampleApp.path, "--no-cache"]).stdout, as: UTF8.self)
+        #expect(text.contains("\(inventory.count) inventory entries not shown (") && text.contains("--show-inventory"))
+        #expect(!text.contains("[INFO · MOAT-PLAT-209]"))
+        let shown = String(decoding: try Self.run(["scan", Self.exampleApp.path, "--no-cache", "--show-inventory"]).stdout, as: UTF8.self)
+        #expect(shown.contains("[INFO · MOAT-PLAT-209] Native block `log` is put into a JSContext"))
     }
 
     @Test func jsonFindingsMatchTheExpectedListExactly() throws {
