@@ -150,6 +150,10 @@ def main():
             print(f"# {app['name']}: cannot scan: {error}")
             continue
         scanned += 1
+        tool = document.get("tool", {})
+        print(f"# {app['name']}: {tool.get('name', 'moat')} {tool.get('version', '?')}"
+              + (f" rules {tool['rulesFingerprint']}" if tool.get("rulesFingerprint") else "")
+              + f", {document.get('summary', {}).get('filesScanned', '?')} files")
         verdicts = load_verdicts(app["name"])
         findings = document.get("findings", [])
         mediums = []
