@@ -72,7 +72,8 @@ struct PlanBuilder {
     mutating func hookMethod(at location: Location, named name: String?, group: TestPlan.Group, origins: [String],
                              hooks labels: inout [String], manual: inout [TestPlan.ManualStep]) {
         let cleaned = name.map { String($0.split(separator: " ").first ?? Substring($0)) }
-        guard let method = sources.method(at: location, named: cleaned) ?? sources.method(at: location) else {
+        // A name that is not a function (SwiftUI's `onOpenURL`) must not fall back to the function around it.
+        guard let method = cleaned.flatMap({ sources.method(at: location, named: $0) }) ?? (cleaned == nil ? sources.method(at: location) : nil) else {
             let glob = cleaned.map { ObjCNames.mangledGlob(type: nil, kind: nil, function: $0) }
             manual.append(.init(title: "\(cleaned ?? "code") has no Objective-C symbol Moat could find", symbol: glob, location: location,
                                 detail: "Pure Swift or a closure (SwiftUI `onOpenURL`, blocks): set a breakpoint there in a debug build, or look the symbol up at run time with `DebugSymbol.findFunctionsMatching('\(glob ?? "*")')` (unstripped builds only)."))
