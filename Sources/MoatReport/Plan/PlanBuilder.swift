@@ -377,7 +377,11 @@ struct PlanBuilder {
     static func isCode(_ path: String) -> Bool { SourceLanguageGuess.isSource(path) }
 
     mutating func trustSection() {
-        let network = findings.filter { $0.masvs.contains { $0.hasPrefix("MASVS-NETWORK") } && Self.isCode($0.location.path) }
+        // Network findings in code; web view ones have their own sections.
+        let network = findings.filter { finding in
+            finding.masvs.contains { $0.hasPrefix("MASVS-NETWORK") } && !finding.masvs.contains { $0.hasPrefix("MASVS-PLATFORM") }
+                && Self.isCode(finding.location.path)
+        }
         var labels: [String] = []
         var manual: [TestPlan.ManualStep] = []
         let origins = network.map(Self.origin)
@@ -456,7 +460,11 @@ struct PlanBuilder {
     }
 
     mutating func storageSection() {
-        let storage = findings.filter { $0.masvs.contains { $0.hasPrefix("MASVS-STORAGE") } && Self.isCode($0.location.path) }
+        // Storage findings in code; secrets in the code itself (also MASVS-CRYPTO) are not data at rest.
+        let storage = findings.filter { finding in
+            finding.masvs.contains { $0.hasPrefix("MASVS-STORAGE") } && !finding.masvs.contains { $0.hasPrefix("MASVS-CRYPTO") }
+                && Self.isCode(finding.location.path)
+        }
         let origins = storage.map(Self.origin)
         let baseline = origins.isEmpty ? ["baseline: every app storing data (MASTG-TEST-0052)"] : origins
         var labels: [String] = []
