@@ -45,8 +45,8 @@ struct TaintSink: Sendable {
     var kind: SinkKind
     /// How messages name the API.
     var api: String
-    /// Swift base names, Objective-C selectors, C function names.
-    var names: Set<String>
+    /// Swift base names (or initializer type names), Objective-C selectors, C function names.
+    var spelling: APISpelling
     var roles: [(role: SinkRole, argument: ArgumentSelector)]
     /// When not empty, the receiver's chain of names (or its declared type) must mention one of these.
     var receivers: [String] = []
@@ -54,9 +54,12 @@ struct TaintSink: Sendable {
     var requiredLabels: Set<String>? = nil
     /// Only in C-family files.
     var cFamilyOnly = false
+    /// The kinds of flow this sink reports.
+    var kinds: Set<FlowKind> = [.untrusted]
 }
 
-/// THE table of sinks, each with the rule it belongs to (`SinkKind.ruleId`).
+/// THE table of sinks, each with the rule it belongs to (`SinkKind.ruleId`). An API whose Swift and
+/// Objective-C forms put the value in different arguments has one entry per form (the roles differ).
 enum TaintSinks {
     static let fileManager = ["FileManager", "fileManager", "NSFileManager", "defaultManager", "default", "manager", "fm"]
 
@@ -64,130 +67,125 @@ enum TaintSinks {
         // MARK: File paths (MOAT-CODE-301): the destination of a write, copy, move, create or remove.
         // `.source` is the file copied or moved: when it is the untrusted URL itself, the operation only
         // works on a real file, whose last path component is a real name.
-        TaintSink(kind: .filePath, api: "FileManager.copyItem/moveItem/linkItem", names: ["copyItem", "moveItem", "linkItem", "replaceItemAt"],
+        TaintSink(kind: .filePath, api: "FileManager.copyItem/moveItem/linkItem", spelling: APISpelling(swift: ["copyItem", "moveItem", "linkItem", "replaceItemAt"]),
                   roles: [(.path, .label(["to", "toPath"])), (.source, .label(["at", "atPath"]))], requiredLabels: ["to", "toPath"]),
         TaintSink(kind: .filePath, api: "-[NSFileManager copyItemAtURL:toURL:error:]",
-                  names: ["copyItemAtURL:toURL:error:", "moveItemAtURL:toURL:error:", "linkItemAtURL:toURL:error:"],
+                  spelling: APISpelling(objc: ["copyItemAtURL:toURL:error:", "moveItemAtURL:toURL:error:", "linkItemAtURL:toURL:error:"]),
                   roles: [(.path, .label(["toURL"])), (.source, .index(0))]),
         TaintSink(kind: .filePath, api: "-[NSFileManager copyItemAtPath:toPath:error:]",
-                  names: ["copyItemAtPath:toPath:error:", "moveItemAtPath:toPath:error:", "linkItemAtPath:toPath:error:"],
+                  spelling: APISpelling(objc: ["copyItemAtPath:toPath:error:", "moveItemAtPath:toPath:error:", "linkItemAtPath:toPath:error:"]),
                   roles: [(.path, .label(["toPath"])), (.source, .index(0))]),
-        TaintSink(kind: .filePath, api: "FileManager.removeItem", names: ["removeItem", "trashItem"],
+        TaintSink(kind: .filePath, api: "FileManager.removeItem", spelling: APISpelling(swift: ["removeItem", "trashItem"]),
                   roles: [(.path, .label(["at", "atPath"]))], requiredLabels: ["at", "atPath"]),
         TaintSink(kind: .filePath, api: "-[NSFileManager removeItemAtPath:error:]",
-                  names: ["removeItemAtURL:error:", "removeItemAtPath:error:", "trashItemAtURL:resultingItemURL:error:"],
+                  spelling: APISpelling(objc: ["removeItemAtURL:error:", "removeItemAtPath:error:", "trashItemAtURL:resultingItemURL:error:"]),
                   roles: [(.path, .index(0))]),
-        TaintSink(kind: .filePath, api: "FileManager.createFile(atPath:contents:attributes:)", names: ["createFile"],
+        TaintSink(kind: .filePath, api: "FileManager.createFile(atPath:contents:attributes:)", spelling: APISpelling(swift: ["createFile"]),
                   roles: [(.path, .label(["atPath"]))], requiredLabels: ["atPath"]),
         TaintSink(kind: .filePath, api: "-[NSFileManager createFileAtPath:contents:attributes:]",
-                  names: ["createFileAtPath:contents:attributes:"], roles: [(.path, .index(0))]),
-        TaintSink(kind: .filePath, api: "FileManager.createDirectory", names: ["createDirectory"],
+                  spelling: APISpelling(objc: ["createFileAtPath:contents:attributes:"]), roles: [(.path, .index(0))]),
+        TaintSink(kind: .filePath, api: "FileManager.createDirectory", spelling: APISpelling(swift: ["createDirectory"]),
                   roles: [(.path, .label(["at", "atPath"]))], requiredLabels: ["at", "atPath"]),
         TaintSink(kind: .filePath, api: "-[NSFileManager createDirectoryAtURL:...]",
-                  names: ["createDirectoryAtURL:withIntermediateDirectories:attributes:error:",
-                          "createDirectoryAtPath:withIntermediateDirectories:attributes:error:"],
+                  spelling: APISpelling(objc: ["createDirectoryAtURL:withIntermediateDirectories:attributes:error:", "createDirectoryAtPath:withIntermediateDirectories:attributes:error:"]),
                   roles: [(.path, .index(0))]),
-        TaintSink(kind: .filePath, api: "write(to:)", names: ["write"], roles: [(.path, .label(["to", "toFile"]))],
+        TaintSink(kind: .filePath, api: "write(to:)", spelling: APISpelling(swift: ["write"]), roles: [(.path, .label(["to", "toFile"]))],
                   requiredLabels: ["to", "toFile"]),
         TaintSink(kind: .filePath, api: "-[NSData writeToFile:atomically:]",
-                  names: ["writeToFile:atomically:", "writeToURL:atomically:", "writeToURL:options:error:", "writeToFile:options:error:",
-                          "writeToFile:atomically:encoding:error:", "writeToURL:atomically:encoding:error:"],
+                  spelling: APISpelling(objc: ["writeToFile:atomically:", "writeToURL:atomically:", "writeToURL:options:error:", "writeToFile:options:error:", "writeToFile:atomically:encoding:error:", "writeToURL:atomically:encoding:error:"]),
                   roles: [(.path, .index(0))]),
-        TaintSink(kind: .filePath, api: "FileHandle(forWritingTo:)", names: ["FileHandle", "fileHandleForWritingAtPath:",
-                                                                          "fileHandleForWritingToURL:error:", "fileHandleForUpdatingAtPath:"],
+        TaintSink(kind: .filePath, api: "FileHandle(forWritingTo:)", spelling: APISpelling(swift: ["FileHandle"], objc: ["fileHandleForWritingAtPath:", "fileHandleForWritingToURL:error:", "fileHandleForUpdatingAtPath:"]),
                   roles: [(.path, .label(["forWritingTo", "forWritingAtPath", "forUpdating", "forUpdatingAtPath",
                                           "fileHandleForWritingAtPath", "fileHandleForWritingToURL", "fileHandleForUpdatingAtPath"]))]),
 
         // MARK: JavaScript evaluation (MOAT-PLAT-301)
-        TaintSink(kind: .javaScript, api: "evaluateJavaScript", names: ["evaluateJavaScript", "evaluateJavaScript:completionHandler:",
-                                                                         "evaluateJavaScript:inFrame:inContentWorld:completionHandler:",
-                                                                         "callAsyncJavaScript",
-                                                                         "callAsyncJavaScript:arguments:inFrame:inContentWorld:completionHandler:",
-                                                                         "stringByEvaluatingJavaScriptFromString:"],
+        TaintSink(kind: .javaScript, api: "evaluateJavaScript", spelling: APISpelling(swift: ["evaluateJavaScript", "callAsyncJavaScript"], objc: ["evaluateJavaScript:completionHandler:", "evaluateJavaScript:inFrame:inContentWorld:completionHandler:", "callAsyncJavaScript:arguments:inFrame:inContentWorld:completionHandler:", "stringByEvaluatingJavaScriptFromString:"]),
                   roles: [(.script, .index(0))]),
-        TaintSink(kind: .javaScript, api: "JSContext.evaluateScript", names: ["evaluateScript", "evaluateScript:", "evaluateScript:withSourceURL:"],
+        TaintSink(kind: .javaScript, api: "JSContext.evaluateScript", spelling: APISpelling(swift: ["evaluateScript"], objc: ["evaluateScript:", "evaluateScript:withSourceURL:"]),
                   roles: [(.script, .index(0))]),
-        TaintSink(kind: .javaScript, api: "WKUserScript(source:)", names: ["WKUserScript", "initWithSource:injectionTime:forMainFrameOnly:"],
+        TaintSink(kind: .javaScript, api: "WKUserScript(source:)", spelling: APISpelling(swift: ["WKUserScript"], objc: ["initWithSource:injectionTime:forMainFrameOnly:"]),
                   roles: [(.script, .label(["source", "initWithSource"]))]),
 
         // MARK: Web view loads (MOAT-PLAT-302)
-        TaintSink(kind: .webViewLoad, api: "WKWebView.load", names: ["load", "loadRequest:"], roles: [(.url, .index(0))],
+        TaintSink(kind: .webViewLoad, api: "WKWebView.load", spelling: APISpelling(swift: ["load"], objc: ["loadRequest:"]), roles: [(.url, .index(0))],
                   receivers: ["webView", "webview", "WebView"]),
         TaintSink(kind: .webViewLoad, api: "WKWebView.loadFileURL(_:allowingReadAccessTo:)",
-                  names: ["loadFileURL", "loadFileURL:allowingReadAccessToURL:"],
+                  spelling: APISpelling(swift: ["loadFileURL"], objc: ["loadFileURL:allowingReadAccessToURL:"]),
                   roles: [(.url, .index(0)), (.url, .label(["allowingReadAccessTo", "allowingReadAccessToURL"]))]),
-        TaintSink(kind: .webViewLoad, api: "WKWebView.loadHTMLString(_:baseURL:)", names: ["loadHTMLString", "loadHTMLString:baseURL:"],
+        TaintSink(kind: .webViewLoad, api: "WKWebView.loadHTMLString(_:baseURL:)", spelling: APISpelling(swift: ["loadHTMLString"], objc: ["loadHTMLString:baseURL:"]),
                   roles: [(.html, .index(0)), (.url, .label(["baseURL"]))]),
 
         // MARK: Opening URLs (MOAT-PLAT-304)
-        TaintSink(kind: .openURL, api: "UIApplication.open(_:)", names: ["open", "openURL:", "openURL:options:completionHandler:"],
+        TaintSink(kind: .openURL, api: "UIApplication.open(_:)", spelling: APISpelling(swift: ["open"], objc: ["openURL:", "openURL:options:completionHandler:"]),
                   roles: [(.url, .index(0))], receivers: ["UIApplication", "application", "Application", "sharedApplication", "NSWorkspace"]),
-        TaintSink(kind: .openURL, api: "OpenURLAction", names: ["openURL"], roles: [(.url, .index(0))]),
+        TaintSink(kind: .openURL, api: "OpenURLAction", spelling: APISpelling(swift: ["openURL"]), roles: [(.url, .index(0))]),
 
         // MARK: Deserialization (MOAT-CODE-303)
-        TaintSink(kind: .classLookup, api: "NSClassFromString", names: ["NSClassFromString", "objc_getClass", "objc_lookUpClass"],
+        TaintSink(kind: .classLookup, api: "NSClassFromString", spelling: APISpelling(c: ["NSClassFromString", "objc_getClass", "objc_lookUpClass"]),
                   roles: [(.className, .index(0))]),
         TaintSink(kind: .unarchive, api: "NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)",
-                  names: ["unarchivedObject", "unarchivedArrayOfObjects", "unarchivedObjectOfClasses:fromData:error:",
-                          "unarchivedObjectOfClass:fromData:error:", "unarchivedArrayOfObjectsOfClasses:fromData:error:"],
+                  spelling: APISpelling(swift: ["unarchivedObject", "unarchivedArrayOfObjects"], objc: ["unarchivedObjectOfClasses:fromData:error:", "unarchivedObjectOfClass:fromData:error:", "unarchivedArrayOfObjectsOfClasses:fromData:error:"]),
                   roles: [(.classes, .index(0)), (.data, .label(["from", "fromData"]))]),
 
         // MARK: Memory copies (MOAT-CODE-304)
-        TaintSink(kind: .memoryCopy, api: "memcpy", names: ["memcpy", "memmove", "__builtin_memcpy", "__builtin_memmove"],
+        TaintSink(kind: .memoryCopy, api: "memcpy", spelling: APISpelling(c: ["memcpy", "memmove", "__builtin_memcpy", "__builtin_memmove"]),
                   roles: [(.destination, .index(0)), (.source, .index(1)), (.length, .index(2))]),
-        TaintSink(kind: .memoryCopy, api: "strcpy", names: ["strcpy", "strcat"],
+        TaintSink(kind: .memoryCopy, api: "strcpy", spelling: APISpelling(c: ["strcpy", "strcat"]),
                   roles: [(.destination, .index(0)), (.source, .index(1))], cFamilyOnly: true),
-        TaintSink(kind: .memoryCopy, api: "-[NSData getBytes:length:]", names: ["getBytes:length:", "getBytes"],
+        TaintSink(kind: .memoryCopy, api: "-[NSData getBytes:length:]", spelling: APISpelling(swift: ["getBytes"], objc: ["getBytes:length:"]),
                   roles: [(.destination, .index(0)), (.length, .label(["length"])), (.source, .receiver)], requiredLabels: ["length"]),
-        TaintSink(kind: .memoryCopy, api: "Data.copyBytes(to:count:)", names: ["copyBytes"],
+        TaintSink(kind: .memoryCopy, api: "Data.copyBytes(to:count:)", spelling: APISpelling(swift: ["copyBytes"]),
                   roles: [(.destination, .label(["to"])), (.length, .label(["count"])), (.source, .receiver)], requiredLabels: ["count"]),
-        TaintSink(kind: .memoryCopy, api: "copyMemory(from:byteCount:)", names: ["copyMemory"],
+        TaintSink(kind: .memoryCopy, api: "copyMemory(from:byteCount:)", spelling: APISpelling(swift: ["copyMemory"]),
                   roles: [(.destination, .receiver), (.source, .label(["from"])), (.length, .label(["byteCount"]))],
                   requiredLabels: ["byteCount"]),
         TaintSink(kind: .stringFromBuffer, api: "-[NSString initWithCharacters:length:]",
-                  names: ["initWithCharacters:length:", "stringWithCharacters:length:"],
+                  spelling: APISpelling(objc: ["initWithCharacters:length:", "stringWithCharacters:length:"]),
                   roles: [(.buffer, .index(0)), (.count, .index(1))]),
-        TaintSink(kind: .stringFromBuffer, api: "String(utf16CodeUnits:count:)", names: ["String", "NSString"],
+        TaintSink(kind: .stringFromBuffer, api: "String(utf16CodeUnits:count:)", spelling: APISpelling(swift: ["String", "NSString"]),
                   roles: [(.buffer, .label(["utf16CodeUnits", "characters"])), (.count, .label(["count", "length"]))],
                   requiredLabels: ["utf16CodeUnits", "characters"]),
 
         // MARK: Allocation sizes (MOAT-CODE-305; reported when an unchecked product reaches them)
-        TaintSink(kind: .allocation, api: "malloc", names: ["malloc", "alloca", "valloc"], roles: [(.size, .index(0))]),
-        TaintSink(kind: .allocation, api: "realloc", names: ["realloc", "reallocf"], roles: [(.size, .index(1))]),
-        TaintSink(kind: .allocation, api: "calloc", names: ["calloc"], roles: [(.size, .index(0)), (.size, .index(1))]),
-        TaintSink(kind: .allocation, api: "NSMutableData dataWithLength:", names: ["dataWithLength:", "initWithLength:", "dataWithCapacity:"],
+        TaintSink(kind: .allocation, api: "malloc", spelling: APISpelling(c: ["malloc", "alloca", "valloc"]), roles: [(.size, .index(0))]),
+        TaintSink(kind: .allocation, api: "realloc", spelling: APISpelling(c: ["realloc", "reallocf"]), roles: [(.size, .index(1))]),
+        TaintSink(kind: .allocation, api: "calloc", spelling: APISpelling(c: ["calloc"]), roles: [(.size, .index(0)), (.size, .index(1))]),
+        TaintSink(kind: .allocation, api: "NSMutableData dataWithLength:", spelling: APISpelling(objc: ["dataWithLength:", "initWithLength:", "dataWithCapacity:"]),
                   roles: [(.size, .index(0))]),
-        TaintSink(kind: .allocation, api: "allocate(byteCount:)", names: ["allocate"],
+        TaintSink(kind: .allocation, api: "allocate(byteCount:)", spelling: APISpelling(swift: ["allocate"]),
                   roles: [(.size, .label(["byteCount", "capacity"]))]),
-        TaintSink(kind: .allocation, api: "Data(count:)", names: ["Data", "NSMutableData"], roles: [(.size, .label(["count", "length", "capacity"]))]),
-        TaintSink(kind: .allocation, api: "-[NSData initWithBytes:length:]", names: ["dataWithBytes:length:", "initWithBytes:length:"],
+        TaintSink(kind: .allocation, api: "Data(count:)", spelling: APISpelling(swift: ["Data", "NSMutableData"]), roles: [(.size, .label(["count", "length", "capacity"]))]),
+        TaintSink(kind: .allocation, api: "-[NSData initWithBytes:length:]", spelling: APISpelling(objc: ["dataWithBytes:length:", "initWithBytes:length:"]),
                   roles: [(.size, .index(1))]),
         // Comparisons (`==`, `!=`, `<`...): a wrapped product makes a length check pass.
-        TaintSink(kind: .allocation, api: "a length check", names: [], roles: [(.size, .all)]),
+        TaintSink(kind: .allocation, api: "a length check", spelling: APISpelling(), roles: [(.size, .all)]),
 
         // MARK: Queries (MOAT-CODE-306, MOAT-CODE-307)
-        TaintSink(kind: .predicateFormat, api: "NSPredicate(format:)", names: ["NSPredicate"], roles: [(.format, .label(["format"]))],
+        TaintSink(kind: .predicateFormat, api: "NSPredicate(format:)", spelling: APISpelling(swift: ["NSPredicate"]), roles: [(.format, .label(["format"]))],
                   requiredLabels: ["format"]),
         TaintSink(kind: .predicateFormat, api: "+[NSPredicate predicateWithFormat:]",
-                  names: ["predicateWithFormat:", "predicateWithFormat:arguments:", "predicateWithFormat:argumentArray:"],
+                  spelling: APISpelling(objc: ["predicateWithFormat:", "predicateWithFormat:arguments:", "predicateWithFormat:argumentArray:"]),
                   roles: [(.format, .index(0))]),
         TaintSink(kind: .sqlStatement, api: "sqlite3_exec/sqlite3_prepare",
-                  names: ["sqlite3_exec", "sqlite3_prepare", "sqlite3_prepare_v2", "sqlite3_prepare_v3", "sqlite3_prepare16",
-                          "sqlite3_prepare16_v2", "sqlite3_prepare16_v3"],
+                  spelling: APISpelling(c: ["sqlite3_exec", "sqlite3_prepare", "sqlite3_prepare_v2", "sqlite3_prepare_v3", "sqlite3_prepare16", "sqlite3_prepare16_v2", "sqlite3_prepare16_v3"]),
                   roles: [(.sql, .index(1))]),
 
         // MARK: Sensitive actions (MOAT-PLAT-303): matched by the called method's name, see `SensitiveActions`.
-        TaintSink(kind: .sensitiveAction, api: "a sensitive action", names: [], roles: [(.argument, .all)]),
+        TaintSink(kind: .sensitiveAction, api: "a sensitive action", spelling: APISpelling(), roles: [(.argument, .all)]),
     ]
 
     static let byName: [String: [TaintSink]] = {
         var table: [String: [TaintSink]] = [:]
         for sink in all {
-            for name in sink.names { table[name, default: []].append(sink) }
+            for name in sink.spelling.names { table[name, default: []].append(sink) }
         }
         return table
     }()
 
+    /// Calls that look a class up by name: they return the looked-up class (MOAT-CODE-303 reports it when
+    /// used for anything but a check, see `Checks.classInspections`).
+    static let classLookupNames: Set<String> = Set(all.filter { $0.kind == .classLookup }.flatMap(\.spelling.names))
+    static let classLookup: TaintSink = all.first { $0.kind == .classLookup }!
     static let sensitiveAction: TaintSink = all.first { $0.kind == .sensitiveAction }!
     static let lengthComparison: TaintSink = all.first { $0.api == "a length check" }!
 }
