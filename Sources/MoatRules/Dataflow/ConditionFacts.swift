@@ -74,7 +74,9 @@ enum ConditionFacts {
                 var values = arguments.map(\.value)
                 if let receiver = callee.receiver { values.append(receiver) }
                 for value in values {
-                    if let path = stripAddress(value).accessPath { facts.append(ConditionFact(path: path, check: .overflowChecked)) }
+                    if let path = stripAddress(value).accessPath {
+                        facts.append(ConditionFact(path: path, check: .overflowChecked, kinds: Checks.overflowCheck.kinds))
+                    }
                 }
                 continue
             }
@@ -85,7 +87,7 @@ enum ConditionFacts {
             var subjects = arguments.map(\.value)
             if let receiver = callee.receiver { subjects.append(receiver) }
             for subject in subjects {
-                for path in subjectPaths(subject) { facts.append(ConditionFact(path: path, check: .validated)) }
+                for path in subjectPaths(subject) { facts.append(ConditionFact(path: path, check: .validated, kinds: Checks.validation.kinds)) }
             }
         }
     }

@@ -43,7 +43,7 @@ struct DataflowTableTests {
         #expect(TaintSources.callSources["receive"]?.first?.kind == .network)
     }
 
-    @Test func sinksNameTheirAPIOncePerSpellingAndTheKindsTheyReport() {
+    @Test func sinksNameTheirAPIOncePerSpellingAndTheKindsTheyReport() throws {
         var seen: [String: Int] = [:]
         for sink in TaintSinks.all {
             let entry = "sink \(sink.api)"
@@ -57,7 +57,16 @@ struct DataflowTableTests {
             for name in sink.spelling.names { seen[name, default: 0] += 1 }
         }
         #expect(Set(TaintSinks.all.map(\.kind)) == Set(SinkKind.allCases))
-        for (name, count) in seen { #expect(TaintSinks.byName[name]?.count == count) }
+        for (name, count) in seen {
+            #expect(count == 1, "`\(name)` is spelled by \(count) sink entries")
+            #expect(TaintSinks.byName[name]?.count == count)
+        }
+        // A selector passes its values as the entry's Objective-C form says; the Swift spelling as `roles`.
+        let selector = try #require(TaintSinks.byName["copyItemAtURL:toURL:error:"]?.first)
+        #expect(selector.sink.api == "FileManager.copyItem/moveItem/linkItem" && selector.requiredLabels == nil)
+        #expect(selector.roles.contains { $0.role == .source && $0.argument == .index(0) })
+        let swift = try #require(TaintSinks.byName["copyItem"]?.first)
+        #expect(swift.requiredLabels == ["to", "toPath"] && swift.roles.contains { $0.role == .source && $0.argument == .label(["at", "atPath"]) })
         #expect(TaintSinks.classLookupNames == ["NSClassFromString", "objc_getClass", "objc_lookUpClass"])
     }
 
@@ -103,9 +112,12 @@ struct DataflowTableTests {
             if !entry.spelling.isEmpty { checkSpelling(entry.spelling, entry.name) }
             #expect(!entry.rationale.isEmpty)
         }
-        for spelling in [Checks.overflowCheckers, Checks.classInspections, Checks.lengthFunctions, Checks.validationCalls] {
-            checkSpelling(spelling, "check")
+        for check in [Checks.overflowCheck, Checks.classInspection, Checks.validation] {
+            checkSpelling(check.spelling, check.name)
+            #expect(!check.kinds.isEmpty && !check.rationale.isEmpty, "\(check.name)")
         }
+        checkSpelling(Checks.lengthFunctions, "length functions")
+        #expect(Checks.validationWords.contains("verify"))
         #expect(Checks.overflowCheckersReturningOperands == ["multipliedReportingOverflow", "multipliedFullWidth"])
     }
 

@@ -133,7 +133,7 @@ extension FunctionInterpreter {
         return nil
     }
 
-    /// An overflow-checked multiplication (`Checks.overflowCheckers`): its operands and its product are
+    /// An overflow-checked multiplication (`Checks.overflowCheck`): its operands and its product are
     /// overflow-checked; the call returns the checked product when the checker returns it, else nothing.
     mutating func checkOverflow(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
         guard Checks.overflowCheckerNames.contains(call.baseName) else { return nil }
@@ -141,12 +141,15 @@ extension FunctionInterpreter {
         var facts: [ConditionFact] = []
         var values = arguments.map(\.value)
         if let receiver = call.receiver { values.append(receiver) }
-        for value in values { if let path = stripped(value).accessPath { facts.append(ConditionFact(path: path, check: .overflowChecked)) } }
-        let operands = (call.receiverTaints + call.argumentTaints.flatMap { $0 }).map { $0.adding(.overflowChecked) }
+        let kinds = Checks.overflowCheck.kinds
+        for value in values {
+            if let path = stripped(value).accessPath { facts.append(ConditionFact(path: path, check: .overflowChecked, kinds: kinds)) }
+        }
+        let operands = (call.receiverTaints + call.argumentTaints.flatMap { $0 }).adding([.overflowChecked], for: kinds)
         applyFacts(facts, &state)
         if let last = arguments.last, case .prefix("&", let out) = last.value.unwrapped.kind, let path = out.accessPath {
             var merged: [Taint] = []
-            merged.merge(call.argumentTaints.dropLast().flatMap { $0 }.map { $0.adding(.overflowChecked) })
+            merged.merge(call.argumentTaints.dropLast().flatMap { $0 }.adding([.overflowChecked], for: kinds))
             bind(path, merged, at: call.expression.range, message: "checked product stored into `\(path)`", &state)
         }
         return Checks.overflowCheckersReturningOperands.contains(call.baseName) ? operands.mapTaints { $0.product = nil } : []
@@ -155,11 +158,12 @@ extension FunctionInterpreter {
     /// The sinks of the table the call matches: a flow for each (decides nothing about the result).
     mutating func reachSinks(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
         guard let candidates = TaintSinks.byName[call.name] else { return nil }
-        for sink in candidates where matches(sink, callee: call.callee, arguments: call.arguments, receiver: call.receiver, state) {
+        for candidate in candidates where matches(candidate, callee: call.callee, arguments: call.arguments, receiver: call.receiver, state) {
+            let sink = candidate.sink
             call.matchedSink = true
             if sink.kind == .classLookup { continue }
             var roles: [(SinkRole, Expression?, [Taint])] = []
-            for (role, selector) in sink.roles {
+            for (role, selector) in candidate.roles {
                 switch selector {
                 case .receiver: roles.append((role, call.receiver, call.receiverTaints))
                 case .index(let index):
@@ -190,12 +194,16 @@ extension FunctionInterpreter {
         return nil
     }
 
-    /// A class looked up by name used for anything but a check (`Checks.classInspections`) is a
+    /// A class looked up by name used for anything but a check (`Checks.classInspection`) is a
     /// class-lookup flow; a class-lookup call (`NSClassFromString`) returns its argument's taints marked
     /// as a looked-up class.
     mutating func useLookedUpClass(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
-        let lookedUp = (call.receiverTaints + call.argumentTaints.flatMap { $0 }).filter { $0.classLookup != nil && $0.isActive }
-        if !lookedUp.isEmpty, !Checks.classInspectionNames.contains(call.name) {
+        var lookedUp = (call.receiverTaints + call.argumentTaints.flatMap { $0 }).filter { $0.classLookup != nil && $0.isActive }
+        if Checks.classInspectionNames.contains(call.name) {
+            let kinds = Checks.classInspection.kinds
+            lookedUp = kinds == FlowKind.every ? [] : lookedUp.filter { !$0.isAffected(by: kinds) }
+        }
+        if !lookedUp.isEmpty {
             record(TaintSinks.classLookup, calledName: displayName(call.expression, call.name), range: call.expression.range,
                    roles: [(.className, nil, lookedUp)], fixed: false, state)
         }
@@ -339,9 +347,10 @@ extension FunctionInterpreter {
         return false
     }
 
-    func matches(_ sink: TaintSink, callee: Expression, arguments: [Argument], receiver: Expression?, _ state: InterpreterState) -> Bool {
+    func matches(_ candidate: SinkMatch, callee: Expression, arguments: [Argument], receiver: Expression?, _ state: InterpreterState) -> Bool {
+        let sink = candidate.sink
         if sink.cFamilyOnly && !file.language.isCFamily { return false }
-        if let required = sink.requiredLabels, !arguments.contains(where: { required.contains($0.label ?? "") }) { return false }
+        if let required = candidate.requiredLabels, !arguments.contains(where: { required.contains($0.label ?? "") }) { return false }
         if !sink.receivers.isEmpty {
             guard let receiver else { return false }
             if receiver.chainMentions(sink.receivers) { return true }

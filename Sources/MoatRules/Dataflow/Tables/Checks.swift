@@ -4,7 +4,7 @@ import MoatSyntax
 // THE table of checks: what makes a value safe on a path. Three ways a check shows up:
 // - a call whose result is the checked value (a sanitizer: `Checks.results`, ranked with the transfers);
 // - a condition that holds on the path (`if allowed.contains(name)`, `guard name != ".."`): the condition
-//   reader (`ConditionFacts`) asks `Checks.conditionCalls`, `validation`, `overflowCheckers`...;
+//   reader (`ConditionFacts`) asks `Checks.conditionCalls`, `validation`, `overflowCheck`...;
 // - a call that makes the user confirm before the action (`Checks.confirmations`).
 // A check counts when every path to the sink passes it. Whether the checks a value passed are enough for
 // a sink is the rule's decision, not the table's.
@@ -33,6 +33,15 @@ struct ConditionCall: Sendable {
     var spelling: APISpelling
     var effect: ConditionCallEffect
     var kinds: Set<FlowKind> = FlowKind.every
+}
+
+/// A check recognized by a call's name (or the words of its name).
+struct NamedCheck: Sendable {
+    var name: String
+    var spelling: APISpelling
+    var words: WordRule?
+    var kinds: Set<FlowKind> = FlowKind.every
+    var rationale: String
 }
 
 /// How a call confirms with the user.
@@ -84,24 +93,30 @@ enum Checks {
         ConditionCall(spelling: APISpelling(c: ["class_conformsToProtocol"]), effect: .protocolCheckOfFirstArgument),
     ]
 
-    /// Validation functions: a call in a condition whose base name has one of these words validates its
-    /// receiver and arguments (`isValidAccount(_:)`, `verifySignature`, `isAllowedHost`, `matches(_:)`),
-    /// whatever the condition's polarity (the call is the validation step).
-    static let validationWords: Set<String> = ["valid", "validate", "validated", "verify", "verified", "allowed", "trusted",
-                                               "permitted", "allowlisted", "whitelisted", "allowlist", "whitelist", "matches",
-                                               "match", "sanitize", "sanitized", "authorized", "authorize", "safe", "evaluate"]
-    /// Validation calls by name: `[predicate evaluateWithObject:x]`.
-    static let validationCalls = APISpelling(objc: ["evaluateWithObject"])
+    /// Validation calls: a call in a condition whose base name has one of the words (`isValidAccount(_:)`,
+    /// `verifySignature`, `isAllowedHost`, `matches(_:)`) or is spelled so (`[predicate evaluateWithObject:x]`)
+    /// validates its receiver and arguments, whatever the condition's polarity (the call is the validation step).
+    static let validation = NamedCheck(
+        name: "validation call in a condition",
+        spelling: APISpelling(objc: ["evaluateWithObject"]),
+        words: .anyWord(["valid", "validate", "validated", "verify", "verified", "allowed", "trusted", "permitted", "allowlisted",
+                         "whitelisted", "allowlist", "whitelist", "matches", "match", "sanitize", "sanitized", "authorized", "authorize",
+                         "safe", "evaluate"]),
+        rationale: "An app's own validation functions are named for what they check; a condition that calls one is the check.")
+    static let validationWords: Set<String> = { if case .anyWord(let words)? = validation.words { words } else { [] } }()
     /// A regular-expression match: `s.range(of: pattern, options: .regularExpression)` in a condition.
     static let regexSearch = (name: "range", optionsLabel: "options", option: "regularExpression")
 
-    /// Overflow-checked multiplications; `returningOperands` return the checked product (Swift's
-    /// `multipliedReportingOverflow(by:)`), the others write it through their last `&out` argument.
-    static let overflowCheckers = APISpelling(
-        swift: ["multipliedReportingOverflow", "multipliedFullWidth"],
-        c: ["os_mul_overflow", "__builtin_mul_overflow", "__builtin_umul_overflow", "__builtin_umull_overflow",
-            "__builtin_umulll_overflow", "__builtin_smul_overflow", "__builtin_smull_overflow", "__builtin_smulll_overflow",
-            "os_mul_and_add_overflow"])
+    /// Overflow-checked multiplications: the Swift ones return the checked product
+    /// (`multipliedReportingOverflow(by:)`), the C ones write it through their last `&out` argument.
+    static let overflowCheck = NamedCheck(
+        name: "overflow-checked multiplication",
+        spelling: APISpelling(
+            swift: ["multipliedReportingOverflow", "multipliedFullWidth"],
+            c: ["os_mul_overflow", "__builtin_mul_overflow", "__builtin_umul_overflow", "__builtin_umull_overflow",
+                "__builtin_umulll_overflow", "__builtin_smul_overflow", "__builtin_smull_overflow", "__builtin_smulll_overflow",
+                "os_mul_and_add_overflow"]),
+        rationale: "Its operands and its product are overflow-checked (MOAT-CODE-305).")
 
     /// `value.isEmpty` known false: the value is not empty.
     static let emptinessMember = "isEmpty"
@@ -124,11 +139,14 @@ enum Checks {
 
     /// Using a class looked up by name with one of these is a check or a description, not an instantiation
     /// (MOAT-CODE-303 reports any other use).
-    static let classInspections = APISpelling(
-        swift: ["conforms", "isSubclass", "print", "debugPrint", "String", "isEqual", "describing"],
-        objc: ["conformsToProtocol:", "isSubclassOfClass:", "isKindOfClass:", "isMemberOfClass:", "respondsToSelector:",
-               "instancesRespondToSelector:", "isEqual:"],
-        c: ["class_conformsToProtocol", "NSStringFromClass", "NSLog", "os_log"])
+    static let classInspection = NamedCheck(
+        name: "class inspection",
+        spelling: APISpelling(
+            swift: ["conforms", "isSubclass", "print", "debugPrint", "String", "isEqual", "describing"],
+            objc: ["conformsToProtocol:", "isSubclassOfClass:", "isKindOfClass:", "isMemberOfClass:", "respondsToSelector:",
+                   "instancesRespondToSelector:", "isEqual:"],
+            c: ["class_conformsToProtocol", "NSStringFromClass", "NSLog", "os_log"]),
+        rationale: "Checking, comparing or printing a class creates nothing from it.")
 
     // MARK: Confirmations
 
@@ -156,11 +174,11 @@ enum Checks {
         for entry in conditionCalls { for name in entry.spelling.names { table[name] = entry } }
         return table
     }()
-    static let overflowCheckerNames: Set<String> = Set(overflowCheckers.names)
-    static let overflowCheckersReturningOperands: Set<String> = Set(overflowCheckers.swift)
-    static let classInspectionNames: Set<String> = Set(classInspections.names)
+    static let overflowCheckerNames: Set<String> = Set(overflowCheck.spelling.names)
+    static let overflowCheckersReturningOperands: Set<String> = Set(overflowCheck.spelling.swift)
+    static let classInspectionNames: Set<String> = Set(classInspection.spelling.names)
     static let lengthFunctionNames: Set<String> = Set(lengthFunctions.names)
-    static let validationCallNames: Set<String> = Set(validationCalls.names)
+    static let validationCallNames: Set<String> = Set(validation.spelling.names)
 
     private static let confirmationsByName: [String: [Confirmation]] = {
         var table: [String: [Confirmation]] = [:]

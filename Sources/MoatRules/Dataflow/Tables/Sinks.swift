@@ -40,6 +40,19 @@ enum ArgumentSelector: Sendable, Hashable {
     case all
 }
 
+/// The roles of an entry's arguments in one language's form of the API.
+struct SinkForm: Sendable {
+    var roles: [(role: SinkRole, argument: ArgumentSelector)]
+    var requiredLabels: Set<String>? = nil
+}
+
+/// A sink entry as one of its spellings sees it: the roles and required labels of that spelling's form.
+struct SinkMatch: Sendable {
+    let sink: TaintSink
+    let roles: [(role: SinkRole, argument: ArgumentSelector)]
+    let requiredLabels: Set<String>?
+}
+
 /// One entry of the sink table.
 struct TaintSink: Sendable {
     var kind: SinkKind
@@ -52,14 +65,17 @@ struct TaintSink: Sendable {
     var receivers: [String] = []
     /// When given, one argument must carry one of these labels (tells `write(to:)` from other `write`s).
     var requiredLabels: Set<String>? = nil
+    /// How the Objective-C selectors pass the values, when not as `roles` says (`copyItemAtURL:toURL:error:`
+    /// passes the source first, where Swift labels it `at:`).
+    var objcForm: SinkForm? = nil
     /// Only in C-family files.
     var cFamilyOnly = false
     /// The kinds of flow this sink reports.
     var kinds: Set<FlowKind> = [.untrusted]
 }
 
-/// THE table of sinks, each with the rule it belongs to (`SinkKind.ruleId`). An API whose Swift and
-/// Objective-C forms put the value in different arguments has one entry per form (the roles differ).
+/// THE table of sinks, each with the rule it belongs to (`SinkKind.ruleId`). One entry per API: its Swift,
+/// Objective-C and C spellings; `objcForm` when the selectors pass the values differently.
 enum TaintSinks {
     static let fileManager = ["FileManager", "fileManager", "NSFileManager", "defaultManager", "default", "manager", "fm"]
 
@@ -67,33 +83,34 @@ enum TaintSinks {
         // MARK: File paths (MOAT-CODE-301): the destination of a write, copy, move, create or remove.
         // `.source` is the file copied or moved: when it is the untrusted URL itself, the operation only
         // works on a real file, whose last path component is a real name.
-        TaintSink(kind: .filePath, api: "FileManager.copyItem/moveItem/linkItem", spelling: APISpelling(swift: ["copyItem", "moveItem", "linkItem", "replaceItemAt"]),
-                  roles: [(.path, .label(["to", "toPath"])), (.source, .label(["at", "atPath"]))], requiredLabels: ["to", "toPath"]),
-        TaintSink(kind: .filePath, api: "-[NSFileManager copyItemAtURL:toURL:error:]",
-                  spelling: APISpelling(objc: ["copyItemAtURL:toURL:error:", "moveItemAtURL:toURL:error:", "linkItemAtURL:toURL:error:"]),
-                  roles: [(.path, .label(["toURL"])), (.source, .index(0))]),
-        TaintSink(kind: .filePath, api: "-[NSFileManager copyItemAtPath:toPath:error:]",
-                  spelling: APISpelling(objc: ["copyItemAtPath:toPath:error:", "moveItemAtPath:toPath:error:", "linkItemAtPath:toPath:error:"]),
-                  roles: [(.path, .label(["toPath"])), (.source, .index(0))]),
-        TaintSink(kind: .filePath, api: "FileManager.removeItem", spelling: APISpelling(swift: ["removeItem", "trashItem"]),
-                  roles: [(.path, .label(["at", "atPath"]))], requiredLabels: ["at", "atPath"]),
-        TaintSink(kind: .filePath, api: "-[NSFileManager removeItemAtPath:error:]",
-                  spelling: APISpelling(objc: ["removeItemAtURL:error:", "removeItemAtPath:error:", "trashItemAtURL:resultingItemURL:error:"]),
-                  roles: [(.path, .index(0))]),
-        TaintSink(kind: .filePath, api: "FileManager.createFile(atPath:contents:attributes:)", spelling: APISpelling(swift: ["createFile"]),
-                  roles: [(.path, .label(["atPath"]))], requiredLabels: ["atPath"]),
-        TaintSink(kind: .filePath, api: "-[NSFileManager createFileAtPath:contents:attributes:]",
-                  spelling: APISpelling(objc: ["createFileAtPath:contents:attributes:"]), roles: [(.path, .index(0))]),
-        TaintSink(kind: .filePath, api: "FileManager.createDirectory", spelling: APISpelling(swift: ["createDirectory"]),
-                  roles: [(.path, .label(["at", "atPath"]))], requiredLabels: ["at", "atPath"]),
-        TaintSink(kind: .filePath, api: "-[NSFileManager createDirectoryAtURL:...]",
-                  spelling: APISpelling(objc: ["createDirectoryAtURL:withIntermediateDirectories:attributes:error:", "createDirectoryAtPath:withIntermediateDirectories:attributes:error:"]),
-                  roles: [(.path, .index(0))]),
-        TaintSink(kind: .filePath, api: "write(to:)", spelling: APISpelling(swift: ["write"]), roles: [(.path, .label(["to", "toFile"]))],
-                  requiredLabels: ["to", "toFile"]),
-        TaintSink(kind: .filePath, api: "-[NSData writeToFile:atomically:]",
-                  spelling: APISpelling(objc: ["writeToFile:atomically:", "writeToURL:atomically:", "writeToURL:options:error:", "writeToFile:options:error:", "writeToFile:atomically:encoding:error:", "writeToURL:atomically:encoding:error:"]),
-                  roles: [(.path, .index(0))]),
+        TaintSink(kind: .filePath, api: "FileManager.copyItem/moveItem/linkItem",
+                  spelling: APISpelling(swift: ["copyItem", "moveItem", "linkItem", "replaceItemAt"],
+                                        objc: ["copyItemAtURL:toURL:error:", "moveItemAtURL:toURL:error:", "linkItemAtURL:toURL:error:",
+                                               "copyItemAtPath:toPath:error:", "moveItemAtPath:toPath:error:", "linkItemAtPath:toPath:error:"]),
+                  roles: [(.path, .label(["to", "toPath"])), (.source, .label(["at", "atPath"]))], requiredLabels: ["to", "toPath"],
+                  objcForm: SinkForm(roles: [(.path, .label(["toURL", "toPath"])), (.source, .index(0))])),
+        TaintSink(kind: .filePath, api: "FileManager.removeItem",
+                  spelling: APISpelling(swift: ["removeItem", "trashItem"],
+                                        objc: ["removeItemAtURL:error:", "removeItemAtPath:error:", "trashItemAtURL:resultingItemURL:error:"]),
+                  roles: [(.path, .label(["at", "atPath"]))], requiredLabels: ["at", "atPath"],
+                  objcForm: SinkForm(roles: [(.path, .index(0))])),
+        TaintSink(kind: .filePath, api: "FileManager.createFile(atPath:contents:attributes:)",
+                  spelling: APISpelling(swift: ["createFile"], objc: ["createFileAtPath:contents:attributes:"]),
+                  roles: [(.path, .label(["atPath"]))], requiredLabels: ["atPath"],
+                  objcForm: SinkForm(roles: [(.path, .index(0))])),
+        TaintSink(kind: .filePath, api: "FileManager.createDirectory",
+                  spelling: APISpelling(swift: ["createDirectory"],
+                                        objc: ["createDirectoryAtURL:withIntermediateDirectories:attributes:error:",
+                                               "createDirectoryAtPath:withIntermediateDirectories:attributes:error:"]),
+                  roles: [(.path, .label(["at", "atPath"]))], requiredLabels: ["at", "atPath"],
+                  objcForm: SinkForm(roles: [(.path, .index(0))])),
+        TaintSink(kind: .filePath, api: "write(to:)",
+                  spelling: APISpelling(swift: ["write"],
+                                        objc: ["writeToFile:atomically:", "writeToURL:atomically:", "writeToURL:options:error:",
+                                               "writeToFile:options:error:", "writeToFile:atomically:encoding:error:",
+                                               "writeToURL:atomically:encoding:error:"]),
+                  roles: [(.path, .label(["to", "toFile"]))], requiredLabels: ["to", "toFile"],
+                  objcForm: SinkForm(roles: [(.path, .index(0))])),
         TaintSink(kind: .filePath, api: "FileHandle(forWritingTo:)", spelling: APISpelling(swift: ["FileHandle"], objc: ["fileHandleForWritingAtPath:", "fileHandleForWritingToURL:error:", "fileHandleForUpdatingAtPath:"]),
                   roles: [(.path, .label(["forWritingTo", "forWritingAtPath", "forUpdating", "forUpdatingAtPath",
                                           "fileHandleForWritingAtPath", "fileHandleForWritingToURL", "fileHandleForUpdatingAtPath"]))]),
@@ -139,33 +156,33 @@ enum TaintSinks {
         TaintSink(kind: .memoryCopy, api: "copyMemory(from:byteCount:)", spelling: APISpelling(swift: ["copyMemory"]),
                   roles: [(.destination, .receiver), (.source, .label(["from"])), (.length, .label(["byteCount"]))],
                   requiredLabels: ["byteCount"]),
-        TaintSink(kind: .stringFromBuffer, api: "-[NSString initWithCharacters:length:]",
-                  spelling: APISpelling(objc: ["initWithCharacters:length:", "stringWithCharacters:length:"]),
-                  roles: [(.buffer, .index(0)), (.count, .index(1))]),
-        TaintSink(kind: .stringFromBuffer, api: "String(utf16CodeUnits:count:)", spelling: APISpelling(swift: ["String", "NSString"]),
+        TaintSink(kind: .stringFromBuffer, api: "String(utf16CodeUnits:count:)",
+                  spelling: APISpelling(swift: ["String", "NSString"], objc: ["initWithCharacters:length:", "stringWithCharacters:length:"]),
                   roles: [(.buffer, .label(["utf16CodeUnits", "characters"])), (.count, .label(["count", "length"]))],
-                  requiredLabels: ["utf16CodeUnits", "characters"]),
+                  requiredLabels: ["utf16CodeUnits", "characters"],
+                  objcForm: SinkForm(roles: [(.buffer, .index(0)), (.count, .index(1))])),
 
         // MARK: Allocation sizes (MOAT-CODE-305; reported when an unchecked product reaches them)
         TaintSink(kind: .allocation, api: "malloc", spelling: APISpelling(c: ["malloc", "alloca", "valloc"]), roles: [(.size, .index(0))]),
         TaintSink(kind: .allocation, api: "realloc", spelling: APISpelling(c: ["realloc", "reallocf"]), roles: [(.size, .index(1))]),
         TaintSink(kind: .allocation, api: "calloc", spelling: APISpelling(c: ["calloc"]), roles: [(.size, .index(0)), (.size, .index(1))]),
-        TaintSink(kind: .allocation, api: "NSMutableData dataWithLength:", spelling: APISpelling(objc: ["dataWithLength:", "initWithLength:", "dataWithCapacity:"]),
-                  roles: [(.size, .index(0))]),
         TaintSink(kind: .allocation, api: "allocate(byteCount:)", spelling: APISpelling(swift: ["allocate"]),
                   roles: [(.size, .label(["byteCount", "capacity"]))]),
-        TaintSink(kind: .allocation, api: "Data(count:)", spelling: APISpelling(swift: ["Data", "NSMutableData"]), roles: [(.size, .label(["count", "length", "capacity"]))]),
+        TaintSink(kind: .allocation, api: "Data(count:)",
+                  spelling: APISpelling(swift: ["Data", "NSMutableData"], objc: ["dataWithLength:", "initWithLength:", "dataWithCapacity:"]),
+                  roles: [(.size, .label(["count", "length", "capacity"]))],
+                  objcForm: SinkForm(roles: [(.size, .index(0))])),
         TaintSink(kind: .allocation, api: "-[NSData initWithBytes:length:]", spelling: APISpelling(objc: ["dataWithBytes:length:", "initWithBytes:length:"]),
                   roles: [(.size, .index(1))]),
         // Comparisons (`==`, `!=`, `<`...): a wrapped product makes a length check pass.
         TaintSink(kind: .allocation, api: "a length check", spelling: APISpelling(), roles: [(.size, .all)]),
 
         // MARK: Queries (MOAT-CODE-306, MOAT-CODE-307)
-        TaintSink(kind: .predicateFormat, api: "NSPredicate(format:)", spelling: APISpelling(swift: ["NSPredicate"]), roles: [(.format, .label(["format"]))],
-                  requiredLabels: ["format"]),
-        TaintSink(kind: .predicateFormat, api: "+[NSPredicate predicateWithFormat:]",
-                  spelling: APISpelling(objc: ["predicateWithFormat:", "predicateWithFormat:arguments:", "predicateWithFormat:argumentArray:"]),
-                  roles: [(.format, .index(0))]),
+        TaintSink(kind: .predicateFormat, api: "NSPredicate(format:)",
+                  spelling: APISpelling(swift: ["NSPredicate"],
+                                        objc: ["predicateWithFormat:", "predicateWithFormat:arguments:", "predicateWithFormat:argumentArray:"]),
+                  roles: [(.format, .label(["format"]))], requiredLabels: ["format"],
+                  objcForm: SinkForm(roles: [(.format, .index(0))])),
         TaintSink(kind: .sqlStatement, api: "sqlite3_exec/sqlite3_prepare",
                   spelling: APISpelling(c: ["sqlite3_exec", "sqlite3_prepare", "sqlite3_prepare_v2", "sqlite3_prepare_v3", "sqlite3_prepare16", "sqlite3_prepare16_v2", "sqlite3_prepare16_v3"]),
                   roles: [(.sql, .index(1))]),
@@ -174,16 +191,20 @@ enum TaintSinks {
         TaintSink(kind: .sensitiveAction, api: "a sensitive action", spelling: APISpelling(), roles: [(.argument, .all)]),
     ]
 
-    static let byName: [String: [TaintSink]] = {
-        var table: [String: [TaintSink]] = [:]
+    /// Each spelling's entries, in table order, with the roles of that spelling's form.
+    static let byName: [String: [SinkMatch]] = {
+        var table: [String: [SinkMatch]] = [:]
         for sink in all {
-            for name in sink.spelling.names { table[name, default: []].append(sink) }
+            let form = SinkMatch(sink: sink, roles: sink.roles, requiredLabels: sink.requiredLabels)
+            for name in sink.spelling.swift + sink.spelling.c { table[name, default: []].append(form) }
+            let objcForm = sink.objcForm.map { SinkMatch(sink: sink, roles: $0.roles, requiredLabels: $0.requiredLabels) } ?? form
+            for name in sink.spelling.objc { table[name, default: []].append(objcForm) }
         }
         return table
     }()
 
     /// Calls that look a class up by name: they return the looked-up class (MOAT-CODE-303 reports it when
-    /// used for anything but a check, see `Checks.classInspections`).
+    /// used for anything but a check, see `Checks.classInspection`).
     static let classLookupNames: Set<String> = Set(all.filter { $0.kind == .classLookup }.flatMap(\.spelling.names))
     static let classLookup: TaintSink = all.first { $0.kind == .classLookup }!
     static let sensitiveAction: TaintSink = all.first { $0.kind == .sensitiveAction }!
