@@ -299,7 +299,7 @@ enum ConditionFacts {
         case .protocolCheckOfFirstArgument:
             if holds, let first, let path = first.accessPath { found.append(ConditionFact(path: path, check: .protocolChecked)) }
         }
-        if entry.kinds != FlowKind.every {
+        if !entry.kinds.isEvery {
             for index in found.indices { found[index].kinds = entry.kinds }
         }
         facts += found

@@ -201,7 +201,7 @@ extension FunctionInterpreter {
         var lookedUp = (call.receiverTaints + call.argumentTaints.flatMap { $0 }).filter { $0.classLookup != nil && $0.isActive }
         if Checks.classInspectionNames.contains(call.name) {
             let kinds = Checks.classInspection.kinds
-            lookedUp = kinds == FlowKind.every ? [] : lookedUp.filter { !$0.isAffected(by: kinds) }
+            lookedUp = kinds.isEvery ? [] : lookedUp.filter { !$0.isAffected(by: kinds) }
         }
         if !lookedUp.isEmpty {
             record(TaintSinks.classLookup, calledName: displayName(call.expression, call.name), range: call.expression.range,
@@ -249,7 +249,7 @@ extension FunctionInterpreter {
         guard let receiver = call.receiver, let root = receiver.rootName,
               let entry = Transfers.callTransfer(name: call.name, baseName: call.baseName, { $0 == .mutatesReceiver }) else { return nil }
         var added = call.argumentTaints.flatMap { $0 }
-        if entry.kinds != FlowKind.every { added = added.filter { $0.isAffected(by: entry.kinds) } }
+        if !entry.kinds.isEvery { added = added.filter { $0.isAffected(by: entry.kinds) } }
         if !added.isEmpty {
             let range = call.expression.range
             state.vars[root, default: []].merge(added.mapTaints { $0.lineage.insert(root); $0.addStep(range, "added to `\(root)`") })
@@ -271,7 +271,7 @@ extension FunctionInterpreter {
            case .copiesArgument(let from, let into, let arity) = entry.effect, call.arguments.count == arity,
            let root = stripped(call.arguments[into].value).rootName, !call.argumentTaints[from].isEmpty {
             var copied = call.argumentTaints[from]
-            if entry.kinds != FlowKind.every { copied = copied.filter { $0.isAffected(by: entry.kinds) } }
+            if !entry.kinds.isEvery { copied = copied.filter { $0.isAffected(by: entry.kinds) } }
             state.vars[root, default: []].merge(copied.mapTaints { $0.lineage.insert(root) })
         }
         return nil
@@ -286,14 +286,15 @@ extension FunctionInterpreter {
         let index = Transfers.resultIndex
         let receiver = call.receiver
         let baseName = call.baseName
-        let candidates = index.candidates(name: call.name, baseName: baseName, labels: call.arguments.map(\.label),
-                                          words: { CamelCase.words(baseName).map { $0.lowercased() } },
+        let words = CamelCase.words(baseName).map { $0.lowercased() }
+        var candidates = index.candidates(name: call.name, baseName: baseName, labels: call.arguments.map(\.label), words: words,
                                           receiverMentions: { receiver?.chainMentions($0) ?? false })
-        for candidate in candidates {
-            let rule = index.rules[candidate]
+        while candidates != 0 {
+            let rule = index.rules[candidates.trailingZeroBitCount]
+            candidates &= candidates - 1
             switch rule.effect {
             case .dropsTaint:
-                return rule.kinds == FlowKind.every ? [] : inputs.filter { !$0.isAffected(by: rule.kinds) }
+                return rule.kinds.isEvery ? [] : inputs.filter { !$0.isAffected(by: rule.kinds) }
             case .adds(let checks):
                 return inputs.adding(checks, for: rule.kinds)
             case .buildsPath:
@@ -303,7 +304,7 @@ extension FunctionInterpreter {
                 let name = call.name
                 for (position, argument) in call.arguments.enumerated() {
                     result.merge(call.argumentTaints[position].mapTaints { taint in
-                        guard taint.isAffected(by: rule.kinds) else { return }
+                        guard rule.kinds.isEvery || taint.isAffected(by: rule.kinds) else { return }
                         taint.addStep(argument.value.range, "put into a file path by \(name)")
                         if keepsHost { taint.checks.insert(.hostChecked) }
                     })

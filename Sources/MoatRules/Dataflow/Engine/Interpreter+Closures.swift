@@ -41,7 +41,7 @@ extension FunctionInterpreter {
             }
             if let higherOrder, case .elementsToClosure(let skipsFirst) = higherOrder.effect, !receiverTaints.isEmpty {
                 var elements = receiverTaints
-                if higherOrder.kinds != FlowKind.every { elements = elements.filter { $0.isAffected(by: higherOrder.kinds) } }
+                if !higherOrder.kinds.isEvery { elements = elements.filter { $0.isAffected(by: higherOrder.kinds) } }
                 for position in 0..<count {
                     if skipsFirst && position == 0 { continue }
                     parameterTaints[position].merge(elements)

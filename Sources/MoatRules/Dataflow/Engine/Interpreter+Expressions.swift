@@ -97,7 +97,7 @@ extension FunctionInterpreter {
         let entry = Transfers.membersByName[name]
         var taints = taints
         if let entry, entry.effect == .dropsTaint {
-            if entry.kinds == FlowKind.every { return [] }
+            if entry.kinds.isEvery { return [] }
             taints = taints.filter { !$0.isAffected(by: entry.kinds) }
         }
         return taints.compactMap { original in
@@ -110,7 +110,7 @@ extension FunctionInterpreter {
                 }
                 return taint
             }
-            if let entry, taint.isAffected(by: entry.kinds) {
+            if let entry, entry.kinds.isEvery || taint.isAffected(by: entry.kinds) {
                 switch entry.effect {
                 case .adds(let check):
                     taint.checks.insert(check)

@@ -290,7 +290,7 @@ extension FunctionInterpreter {
         }
         for fact in facts {
             var found = false
-            let everyKind = fact.kinds == FlowKind.every
+            let everyKind = fact.kinds.isEvery
             for key in Array(state.vars.keys) {
                 guard let taints = state.vars[key] else { continue }
                 let matches = key == fact.path

@@ -89,7 +89,7 @@ struct FunctionInterpreter {
     /// summary) those from parameters.
     mutating func record(_ sink: TaintSink, calledName: String, range: SourceRange, roles: [(SinkRole, Expression?, [Taint])],
                          fixed: Bool, _ state: InterpreterState) {
-        let everyKind = sink.kinds == FlowKind.every
+        let everyKind = sink.kinds.isEvery
         var real = TaintFlow(kind: sink.kind, api: sink.api, calledName: calledName, range: range, roles: [:], arguments: [:],
                              confirmed: state.confirmed, fixedDestination: fixed, function: function?.fullName)
         var symbolic = real

@@ -180,25 +180,32 @@ enum Checks {
     static let lengthFunctionNames: Set<String> = Set(lengthFunctions.names)
     static let validationCallNames: Set<String> = Set(validation.spelling.names)
 
-    private static let confirmationsByName: [String: [Confirmation]] = {
-        var table: [String: [Confirmation]] = [:]
-        for entry in confirmations { for name in entry.spelling.names { table[name, default: []].append(entry) } }
-        return table
-    }()
-    private static let confirmationsByBaseName: [String: [Confirmation]] = {
-        var table: [String: [Confirmation]] = [:]
-        for entry in confirmations { for name in entry.baseNames { table[name, default: []].append(entry) } }
-        return table
-    }()
-    private static let confirmationWordRules: [(WordRule, Confirmation)] = confirmations.compactMap { entry in entry.words.map { ($0, entry) } }
+    private static func names(_ effect: ConfirmationEffect) -> Set<String> {
+        Set(confirmations.filter { $0.effect == effect }.flatMap(\.spelling.names))
+    }
+    private static func baseNames(_ effect: ConfirmationEffect) -> Set<String> {
+        Set(confirmations.filter { $0.effect == effect }.flatMap(\.baseNames))
+    }
+    private static func substrings(_ effect: ConfirmationEffect) -> [String] {
+        confirmations.filter { $0.effect == effect }.flatMap { entry -> [String] in
+            if case .substring(let texts)? = entry.words { return texts }
+            precondition(entry.words == nil, "confirmations match words by substring only")
+            return []
+        }
+    }
+    private static let confirmingNames = names(.confirms)
+    private static let confirmingBaseNames = baseNames(.confirms)
+    private static let confirmingSubstrings = substrings(.confirms)
+    private static let confirmingHandlerNames = names(.confirmsInHandler)
+    private static let confirmingHandlerBaseNames = baseNames(.confirmsInHandler)
+    private static let confirmingHandlerSubstrings = substrings(.confirmsInHandler)
 
     /// Whether a call with this name (and base name) has this confirmation effect.
     static func confirms(name: String, baseName: String, _ effect: ConfirmationEffect) -> Bool {
-        if confirmationsByName[name]?.contains(where: { $0.effect == effect }) == true { return true }
-        if confirmationsByBaseName[baseName]?.contains(where: { $0.effect == effect }) == true { return true }
-        for (rule, entry) in confirmationWordRules where entry.effect == effect {
-            if rule.matches(name: baseName, words: []) { return true }
-        }
+        let isHandler = effect == .confirmsInHandler
+        if (isHandler ? confirmingHandlerNames : confirmingNames).contains(name) { return true }
+        if (isHandler ? confirmingHandlerBaseNames : confirmingBaseNames).contains(baseName) { return true }
+        for text in isHandler ? confirmingHandlerSubstrings : confirmingSubstrings where baseName.hasText(text) { return true }
         return false
     }
 }

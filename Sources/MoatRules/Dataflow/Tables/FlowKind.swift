@@ -24,6 +24,12 @@ public enum FlowKind: String, Sendable, Hashable, CaseIterable {
 
     /// Every kind: what most transfers and checks apply to.
     static let every: Set<FlowKind> = Set(allCases)
+    static let count = allCases.count
+}
+
+extension Set where Element == FlowKind {
+    /// The entry applies to every kind of flow (the interpreter's fast path).
+    var isEvery: Bool { count == FlowKind.count }
 }
 
 extension SourceKind {
@@ -52,9 +58,15 @@ extension Taint {
 extension Array where Element == Taint {
     /// Adds `check` to the taints whose kind of flow the entry applies to.
     func adding(_ checks: Set<TaintCheck>, for kinds: Set<FlowKind>) -> [Taint] {
-        let everyKind = kinds.count == FlowKind.allCases.count
+        if kinds.isEvery {
+            return map { taint in
+                var copy = taint
+                copy.checks.formUnion(checks)
+                return copy
+            }
+        }
         return map { taint in
-            guard everyKind || taint.isAffected(by: kinds) else { return taint }
+            guard taint.isAffected(by: kinds) else { return taint }
             var copy = taint
             copy.checks.formUnion(checks)
             return copy

@@ -236,60 +236,69 @@ enum Transfers {
 
     // MARK: Indexes (built once)
 
+    /// The result entries indexed by every way they match. A set of entries is a bit mask over `rules`
+    /// (sorted by precedence), so the matching entries of a call are found without allocating and tried
+    /// lowest precedence first.
     struct ResultIndex {
-        /// Entries by name; `conditional` for Swift spellings that need a label or a receiver as well.
-        var byName: [String: [(index: Int, conditional: Bool)]] = [:]
-        var byBaseName: [String: [Int]] = [:]
-        var byFirstWord: [String: [Int]] = [:]
-        var byAnyWord: [String: [Int]] = [:]
-        var byLabel: [String: [Int]] = [:]
+        var byName: [String: UInt64] = [:]
+        /// Swift spellings that need a label or a receiver as well.
+        var conditionalByName: [String: UInt64] = [:]
+        var byBaseName: [String: UInt64] = [:]
+        var byFirstWord: [String: UInt64] = [:]
+        var byAnyWord: [String: UInt64] = [:]
+        var byLabel: [String: UInt64] = [:]
+        /// Entries a base name excludes from matching by label (`write`).
+        var labelExceptions: [String: UInt64] = [:]
         /// Word-prefix and substring rules, few enough to try in turn.
-        var otherWordRules: [(WordRule, Int)] = []
+        var otherWordRules: [(WordRule, UInt64)] = []
         var rules: [CallResultRule] = []
 
         init(_ rules: [CallResultRule]) {
+            precondition(rules.count <= 64, "the result index holds at most 64 entries")
             self.rules = rules.sorted { $0.precedence < $1.precedence }
             for (index, rule) in self.rules.enumerated() {
+                let bit = UInt64(1) << UInt64(index)
                 let conditional = rule.match.firstLabel != nil || !rule.match.receivers.isEmpty
-                for name in rule.match.names.swift { byName[name, default: []].append((index, conditional)) }
-                for name in rule.match.names.objc + rule.match.names.c { byName[name, default: []].append((index, false)) }
-                for name in rule.match.namesOrBaseNames.names { byBaseName[name, default: []].append(index) }
-                for label in rule.match.argumentLabels { byLabel[label, default: []].append(index) }
+                for name in rule.match.names.swift {
+                    if conditional { conditionalByName[name, default: 0] |= bit } else { byName[name, default: 0] |= bit }
+                }
+                for name in rule.match.names.objc + rule.match.names.c { byName[name, default: 0] |= bit }
+                for name in rule.match.namesOrBaseNames.names { byBaseName[name, default: 0] |= bit }
+                for label in rule.match.argumentLabels { byLabel[label, default: 0] |= bit }
+                for name in rule.match.exceptBaseNames { labelExceptions[name, default: 0] |= bit }
                 switch rule.match.words {
-                case .firstWord(let words)?: for word in words { byFirstWord[word, default: []].append(index) }
-                case .anyWord(let words)?: for word in words { byAnyWord[word, default: []].append(index) }
-                case let other?: otherWordRules.append((other, index))
+                case .firstWord(let words)?: for word in words { byFirstWord[word, default: 0] |= bit }
+                case .anyWord(let words)?: for word in words { byAnyWord[word, default: 0] |= bit }
+                case let other?: otherWordRules.append((other, bit))
                 case nil: break
                 }
             }
         }
 
-        /// The indexes of the entries that match, lowest precedence first. `words` is computed only when a
-        /// word rule may apply.
-        func candidates(name: String, baseName: String, labels: [String?], words: () -> [String],
-                        receiverMentions: ([String]) -> Bool) -> [Int] {
-            var found: [Int] = []
-            for (index, conditional) in byName[name] ?? [] {
-                let match = rules[index].match
-                guard conditional else {
-                    found.append(index)
-                    continue
+        /// The entries that match, as a mask (bit i: `rules[i]`). `words` is the base name's words, lowercased.
+        func candidates(name: String, baseName: String, labels: [String?], words: [String],
+                        receiverMentions: ([String]) -> Bool) -> UInt64 {
+            var found = byName[name] ?? 0
+            if var conditional = conditionalByName[name] {
+                while conditional != 0 {
+                    let index = conditional.trailingZeroBitCount
+                    conditional &= conditional - 1
+                    let match = rules[index].match
+                    if let label = match.firstLabel, labels.first != label { continue }
+                    if !match.receivers.isEmpty, !receiverMentions(match.receivers) { continue }
+                    found |= UInt64(1) << UInt64(index)
                 }
-                if let label = match.firstLabel, labels.first != label { continue }
-                if !match.receivers.isEmpty, !receiverMentions(match.receivers) { continue }
-                found.append(index)
             }
-            found += byBaseName[name] ?? []
-            if baseName != name { found += byBaseName[baseName] ?? [] }
-            let split = words()
-            if let first = split.first { found += byFirstWord[first] ?? [] }
-            for word in split { found += byAnyWord[word] ?? [] }
-            for (rule, index) in otherWordRules where rule.matches(name: baseName, words: split) { found.append(index) }
+            found |= byBaseName[name] ?? 0
+            if baseName != name { found |= byBaseName[baseName] ?? 0 }
+            if let first = words.first { found |= byFirstWord[first] ?? 0 }
+            for word in words { found |= byAnyWord[word] ?? 0 }
+            for (rule, bit) in otherWordRules where found & bit == 0 && rule.matches(name: baseName, words: words) { found |= bit }
+            var byLabels: UInt64 = 0
             for label in labels {
-                guard let label else { continue }
-                for index in byLabel[label] ?? [] where !rules[index].match.exceptBaseNames.contains(baseName) { found.append(index) }
+                if let label { byLabels |= byLabel[label] ?? 0 }
             }
-            if found.count > 1 { found.sort() }
+            if byLabels != 0 { found |= byLabels & ~(labelExceptions[baseName] ?? 0) }
             return found
         }
     }
