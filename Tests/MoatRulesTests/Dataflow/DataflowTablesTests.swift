@@ -188,6 +188,41 @@ struct DataflowNameRuleTests {
     }
 }
 
+extension DataflowNameRuleTests {
+    @Test func recordNamedLocalsAreCloudKitRecordsInFilesThatMentionCloudKit() {
+        func sources(_ local: String, imports: String = "import CloudKit") -> [SourceKind?] {
+            DataflowTestSupport.flows("""
+            \(imports)
+            func apply(_ records: [Any]) {
+                let \(local) = records[0]
+                let name = \(local)["fileName"] as! String
+                try? FileManager.default.removeItem(atPath: name)
+            }
+            """, kind: .filePath).flatMap { $0.allTaints.map(\.source?.kind) }
+        }
+        #expect(sources("serverRecord") == [.cloudRecord])
+        #expect(sources("record") == [.cloudRecord])
+        #expect(sources("serverEntry").isEmpty)
+        #expect(sources("serverRecord", imports: "import Foundation").isEmpty)
+    }
+
+    @Test func contextNamedReceiversTakeBlocksCallableFromJavaScript() {
+        func sources(_ local: String) -> [SourceKind?] {
+            DataflowTestSupport.flows("""
+            func install() {
+                let \(local) = makeBridge()
+                \(local)["save"] = { (name: String) in
+                    try? FileManager.default.removeItem(atPath: name)
+                }
+            }
+            """, kind: .filePath).flatMap { $0.allTaints.map(\.source?.kind) }
+        }
+        #expect(sources("jsContext") == [.javaScriptBridge])
+        #expect(sources("bridgeStore").isEmpty)
+        #expect(sources("managedObjectContext").isEmpty)
+    }
+}
+
 /// The interpreter asks the tables: its source files contain no API names.
 struct InterpreterNamesNoAPITests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
