@@ -9,11 +9,16 @@ public struct ReportOptions: Sendable {
     public var failOn: Severity = .high
     /// Include suppressed findings in human formats.
     public var showSuppressed = false
+    /// List findings in non-shipping code (tests, mocks, previews, debug-only...) in the text format
+    /// instead of counting them in one line.
+    public var showNonShipping = false
     /// Where Markdown links to a file point: `<base>/<path>#L<line>` (for example
     /// `https://github.com/OWNER/REPO/blob/SHA`). Without it, locations are shown without links.
     public var sourceLinkBase: String?
 
-    public init(color: Bool = false, failOn: Severity = .high, showSuppressed: Bool = false, sourceLinkBase: String? = nil) {
+    public init(color: Bool = false, failOn: Severity = .high, showSuppressed: Bool = false, sourceLinkBase: String? = nil,
+                showNonShipping: Bool = false) {
+        self.showNonShipping = showNonShipping
         self.color = color
         self.failOn = failOn
         self.showSuppressed = showSuppressed

@@ -246,6 +246,7 @@ public struct SARIFReporter: Reporter {
             ],
         ]
         if let evidence = finding.evidence, !evidence.isEmpty { value["properties"]?["evidence"] = .string(evidence) }
+        if let reason = finding.nonShippingReason { value["properties"]?["nonShippingReason"] = .string(reason.rawValue) }
         if !finding.related.isEmpty {
             value["relatedLocations"] = .array(finding.related.enumerated().map { index, step in
                 location(step.location, message: step.message, id: index + 1, sources: sources)

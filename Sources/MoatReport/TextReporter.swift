@@ -9,7 +9,8 @@ public struct TextReporter: Reporter {
     public func render(_ result: ScanResult, options: ReportOptions) -> String {
         let paint = Paint(enabled: options.color)
         var out = ""
-        let findings = options.showSuppressed ? result.findings : result.activeFindings
+        var findings = options.showSuppressed ? result.findings : result.activeFindings
+        if !options.showNonShipping { findings = findings.filter { !$0.isNonShipping } }
         var currentPath: String?
         for finding in findings {
             if finding.location.path != currentPath {
@@ -21,7 +22,7 @@ public struct TextReporter: Reporter {
                 ?? "\(location.line):\(location.column)"
             var tags = [finding.severity.rawValue.uppercased(), finding.ruleId]
             if finding.confidence != .high { tags.append("\(finding.confidence.rawValue) confidence") }
-            if finding.isTestCode { tags.append("test code") }
+            if let reason = finding.nonShippingReason { tags.append(reason.tag) } else if finding.isTestCode { tags.append("test code") }
             if finding.suppression != nil { tags.append("suppressed") }
             out += "  \(where_)  " + paint.severity(finding.severity, "[" + tags.joined(separator: " · ") + "]") + " " + finding.message + "\n"
             if let evidence = finding.evidence, !evidence.isEmpty, location.keyPath == nil, evidence != location.symbol {
@@ -41,6 +42,7 @@ public struct TextReporter: Reporter {
                 for entry in baseline.absent { out += "  \(entry.path)  [\(entry.ruleId)] \(entry.message)\n" }
             }
         }
+        if !options.showNonShipping, let line = Self.nonShippingLine(result) { out += "\n" + line + "\n" }
         if let review = result.changeReview { out += ChangeReviewText.text(review, paint: paint) }
         if !result.errors.isEmpty {
             out += "\n" + paint.bold("Could not analyze:") + "\n"
@@ -60,6 +62,18 @@ public struct TextReporter: Reporter {
             + (result.errors.isEmpty ? "" : ", \(result.errors.count) could not be analyzed")
             + "; \(failing) at or above \(options.failOn.rawValue).\n"
         return out
+    }
+}
+
+extension TextReporter {
+    /// "5 findings in non-shipping code not shown (tests 3, previews 1, debug-only 1); --show-non-shipping
+    /// lists them", or nil when there are none.
+    static func nonShippingLine(_ result: ScanResult) -> String? {
+        let counts = result.nonShippingCounts()
+        let total = counts.reduce(0) { $0 + $1.count }
+        guard total > 0 else { return nil }
+        let parts = counts.map { "\($0.reason.countLabel) \($0.count)" }.joined(separator: ", ")
+        return "\(total) finding\(total == 1 ? "" : "s") in non-shipping code not shown (\(parts)); --show-non-shipping lists them."
     }
 }
 

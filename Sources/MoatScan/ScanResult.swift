@@ -50,10 +50,18 @@ public struct ScanResult: Sendable {
         return counts
     }
 
-    /// Active findings at or above the threshold that count for the exit code. Findings in test code are
-    /// reported (and marked) but do not fail the scan: tests legitimately exercise legacy APIs.
+    /// Active findings at or above the threshold that count for the exit code. Findings in non-shipping
+    /// code (tests, mocks, fixtures, previews, debug- and simulator-only branches) are reported (and
+    /// marked with their reason) but do not fail the scan.
     public func findings(atOrAbove threshold: Severity) -> [Finding] {
-        activeFindings.filter { $0.severity >= threshold && !$0.isTestCode }
+        activeFindings.filter { $0.severity >= threshold && !$0.isNonShipping }
+    }
+
+    /// Active findings in non-shipping code, counted by reason.
+    public func nonShippingCounts() -> [(reason: NonShippingReason, count: Int)] {
+        var counts: [NonShippingReason: Int] = [:]
+        for finding in activeFindings { if let reason = finding.nonShippingReason { counts[reason, default: 0] += 1 } }
+        return counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     public func rule(_ id: String) -> RuleDescription? { rules.first { $0.id == id } }

@@ -126,7 +126,7 @@ public enum Scanner {
         let postProcessor = PostProcessor(
             severityOverrides: configuration.severityOverrides,
             enabledRuleIds: Set(rules.map { $0.description.id }),
-            testPaths: Set(files.filter(\.isTestCode).map(\.path)))
+            nonShipping: NonShippingMap(files: files, sources: summaries, app: app))
         var findings = postProcessor.process(raw, suppressions: suppressions)
         // The attack surface, annotated with every active finding (before the baseline hides known ones).
         let surface = app.surface(findings: findings, rulesThatRan: Set(rules.map { $0.description.id }))

@@ -42,6 +42,8 @@ enum CommandLineInterface {
                              entries that no longer match
       --source-link-base URL Link Markdown locations to URL/PATH#LLINE (e.g. https://github.com/O/R/blob/SHA)
       --show-suppressed      List findings silenced by moat:ignore in the text and HTML formats
+      --show-non-shipping    List findings in non-shipping code (tests, mocks, fixtures, previews, #if DEBUG
+                             and simulator-only branches) in the text format instead of counting them
       --no-color             Never colour the text format
     \(commonOptionsUsage)
 
@@ -156,6 +158,7 @@ enum CommandLineInterface {
         var output: String?
         var failOn: Severity?
         var showSuppressed = false
+        var showNonShipping = false
         var noColor = false
         var baselinePath: String?
         var linkBase: String?
@@ -166,6 +169,7 @@ enum CommandLineInterface {
             case "--output", "-o": output = try parser.value(for: argument)
             case "--fail-on": failOn = try parseSeverity(try parser.value(for: argument), command: "scan")
             case "--show-suppressed": showSuppressed = true
+            case "--show-non-shipping": showNonShipping = true
             case "--no-color": noColor = true
             case "--baseline": baselinePath = try parser.value(for: argument)
             case "--source-link-base": linkBase = try parser.value(for: argument)
@@ -186,7 +190,7 @@ enum CommandLineInterface {
         let useColor = !noColor && output == nil && format == .text && isatty(STDOUT_FILENO) != 0
             && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         let reportOptions = ReportOptions(color: useColor, failOn: threshold, showSuppressed: showSuppressed,
-                                          sourceLinkBase: linkBase)
+                                          sourceLinkBase: linkBase, showNonShipping: showNonShipping)
         try write(format.reporter.render(result, options: reportOptions), to: output)
         return result.findings(atOrAbove: threshold).isEmpty ? 0 : 1
     }
