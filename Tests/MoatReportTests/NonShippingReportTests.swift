@@ -43,10 +43,10 @@ struct NonShippingReportTests {
         defer { sample.remove() }
         let json = try JSONTools.object(JSONReporter().render(result, options: ReportOptions()))
         let findings = try #require(json["findings"] as? [[String: Any]])
-        let debug = try #require(findings.first { ($0["location"] as? [String: Any])?["line"] as? Int == 13 })
+        let debug = try #require(findings.first { ($0["location"] as? [String: Any])?["path"] as? String == "Tests/StoreTests.swift" && ($0["location"] as? [String: Any])?["line"] as? Int == 13 })
         #expect(debug["nonShippingReason"] as? String == "debug-only")
         #expect(debug["isTestCode"] as? Bool == false)
-        let test = try #require(findings.first { ($0["location"] as? [String: Any])?["line"] as? Int == 10 })
+        let test = try #require(findings.first { ($0["location"] as? [String: Any])?["path"] as? String == "Tests/StoreTests.swift" && ($0["location"] as? [String: Any])?["line"] as? Int == 10 })
         #expect(test["nonShippingReason"] as? String == "test")
         #expect(test["isTestCode"] as? Bool == true)
         let sarif = try JSONTools.object(SARIFReporter().render(result, options: ReportOptions()))

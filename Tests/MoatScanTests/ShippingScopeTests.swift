@@ -78,6 +78,19 @@ struct ShippingScopeTests {
         #expect(debug?.isNonShipping == true)
     }
 
+    @Test func previewMacroBodiesAreNotAnalyzed() throws {
+        let tree = try TemporaryTree(["App/ContentView.swift": """
+        #Preview {
+            let x = NSKeyedUnarchiver.unarchiveObject(with: data)
+            ContentView()
+        }
+        #Preview("Dark") { ContentView() }
+        func load() { \(Self.unarchive) }
+        """])
+        defer { tree.remove() }
+        #expect(try tree.scan().findings.map { "\($0.ruleId):\($0.location.line)" } == ["MOAT-CODE-001:6"])
+    }
+
     @Test func objectiveCDebugBranchesDoNotShip() throws {
         let source = """
         - (void)load:(NSData *)data {

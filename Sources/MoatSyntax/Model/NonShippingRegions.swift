@@ -14,12 +14,14 @@ import MoatCore
 
 extension NonShippingRegion {
     /// Non-shipping regions of a file, in source order (nested regions may overlap).
-    public static func regions(in file: CodeFile) -> [NonShippingRegion] {
+    /// `mentionsDebug`: whether the file names `debug` or `_isDebugAssertConfiguration` at all (from the
+    /// summary's names), so that only those files are walked for debug-configuration checks.
+    public static func regions(in file: CodeFile, mentionsDebug: Bool = true) -> [NonShippingRegion] {
         var regions = conditionalRegions(in: file)
         for type in file.allTypes where type.inherits.contains(where: { Self.lastComponent($0) == "PreviewProvider" }) {
             regions.append(NonShippingRegion(range: type.range, reason: .preview))
         }
-        if file.source.utf8.count > 0, file.source.contains(".debug") || file.source.contains("_isDebugAssertConfiguration") {
+        if mentionsDebug {
             file.forEachStatement { statement, _ in
                 guard case .ifStatement(let conditions, let then, _) = statement.kind, conditions.count == 1,
                       case .expression(let condition) = conditions[0], isDebugConfigurationCheck(condition) else { return }

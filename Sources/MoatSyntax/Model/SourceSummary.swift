@@ -78,8 +78,12 @@ public struct SourceSummary: Sendable, Codable {
         for type in file.allTypes { types[type.name, default: []].append(contentsOf: type.inherits) }
         self.init(path: file.path, language: file.language, referencedNames: names, definedFunctions: functions,
                   declaredTypes: types, imports: file.imports)
-        surfaceFacts = surface.sortedFacts
-        nonShippingRegions = NonShippingRegion.regions(in: file)
+        nonShippingRegions = NonShippingRegion.regions(
+            in: file, mentionsDebug: names["debug"] != nil || names["_isDebugAssertConfiguration"] != nil)
+        // The attack surface is what ships: entry points in debug-only branches or previews are left out.
+        surfaceFacts = nonShippingRegions.isEmpty ? surface.sortedFacts : surface.sortedFacts.filter { fact in
+            !nonShippingRegions.contains { $0.contains(line: fact.position.line, column: fact.position.column) }
+        }
         for position in Array(names.values) + Array(functions.values) where lineText[position.line] == nil {
             lineText[position.line] = Self.trimmingSpacesAndTabs(file.line(position.line))
         }
