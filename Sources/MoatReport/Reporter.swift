@@ -9,20 +9,28 @@ public struct ReportOptions: Sendable {
     public var failOn: Severity = .high
     /// Include suppressed findings in human formats.
     public var showSuppressed = false
-    /// List findings in non-shipping code (tests, mocks, previews, debug-only...) in the text format
-    /// instead of counting them in one line.
+    /// List findings in non-shipping code (tests, mocks, fixtures, previews, debug- and simulator-only
+    /// branches) in the text format (otherwise counted by reason in its "not shown" line).
     public var showNonShipping = false
+    /// The former name of `showNonShipping` (test code is one kind of non-shipping code).
+    public var showTestCode: Bool {
+        get { showNonShipping }
+        set { showNonShipping = newValue }
+    }
+    /// List inventory findings (rules marked `isInventory`) in the text format (otherwise counted).
+    public var showInventory = false
     /// Where Markdown links to a file point: `<base>/<path>#L<line>` (for example
     /// `https://github.com/OWNER/REPO/blob/SHA`). Without it, locations are shown without links.
     public var sourceLinkBase: String?
 
     public init(color: Bool = false, failOn: Severity = .high, showSuppressed: Bool = false, sourceLinkBase: String? = nil,
-                showNonShipping: Bool = false) {
-        self.showNonShipping = showNonShipping
+                showTestCode: Bool = false, showInventory: Bool = false, showNonShipping: Bool = false) {
         self.color = color
         self.failOn = failOn
         self.showSuppressed = showSuppressed
         self.sourceLinkBase = sourceLinkBase
+        self.showNonShipping = showNonShipping || showTestCode
+        self.showInventory = showInventory
     }
 }
 
@@ -53,7 +61,7 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     /// One line per format, for `--help`.
     public var summary: String {
         switch self {
-        case .text: "human-readable, grouped by file (default)"
+        case .text: "human-readable: what fails the gate first, then the rest by file (default)"
         case .json: "findings, errors and a summary as JSON"
         case .sarif: "SARIF 2.1.0 for GitHub code scanning and SARIF viewers"
         case .xcode: "path:line:column: error|warning: lines for Xcode build phases"

@@ -63,9 +63,10 @@ public struct JavaScriptInjectionDataflowRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         var reported = Set<Int>()
-        for flow in Dataflow.flows(in: file, rule: Self.description.id) {
+        for flow in unit.flows(rule: Self.description.id) {
             guard let taint = flow.taints(.script).first(where: {
                 !$0.isInertString && $0.checks.isDisjoint(with: [.allowlisted, .validated])
             }), let source = taint.source, reported.insert(flow.range.start.offset).inserted else { continue }

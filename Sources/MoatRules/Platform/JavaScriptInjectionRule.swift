@@ -64,8 +64,12 @@ public struct JavaScriptInjectionRule: SourceRule {
         "initWithSource:injectionTime:forMainFrameOnly:inContentWorld:",
     ]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("JavaScript", "evaluateScript", "WKUserScript") else { return }
+    /// The calls `isScriptSink` accepts (an initializer's selector by its class, `WKUserScript`).
+    static let requiredNames = SourceNames.callNames(selectors.filter { !$0.hasPrefix("init") }).union(swiftNames).union(["WKUserScript"])
+
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsAny(Self.requiredNames) else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: Self.isScriptSink) {
             guard let script = call.arguments.first?.value else { continue }

@@ -76,8 +76,9 @@ public struct ScriptMessageOriginRule: SourceRule {
         "userContentController:didReceiveScriptMessage:", "userContentController:didReceiveScriptMessage:replyHandler:",
     ]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("userContentController") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsAny(SourceNames.callNames(Self.handlerNames)) else { return }
         for (function, _) in file.allFunctions where Self.handlerNames.contains(function.fullName) {
             guard let body = function.body, function.parameters.count >= 2 else { continue }
             let message = function.parameters[1].name

@@ -74,9 +74,10 @@ public struct URLSchemeSensitiveActionRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         var candidates: [(TaintFlow, Taint)] = []
-        for flow in Dataflow.flows(in: file, rule: Self.description.id) where !flow.confirmed {
+        for flow in unit.flows(rule: Self.description.id) where !flow.confirmed {
             for taint in flow.taints(.argument) {
                 guard let source = taint.source, source.kind.isOpenedURL,
                       taint.checks.isDisjoint(with: [.allowlisted, .validated]) else { continue }

@@ -87,9 +87,10 @@ public struct WebViewUntrustedURLRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         var reported = Set<Int>()
-        for flow in Dataflow.flows(in: file, rule: Self.description.id) {
+        for flow in unit.flows(rule: Self.description.id) {
             if let taint = flow.taints(.html).first(where: { $0.source != nil && !$0.isInertString && $0.checks.isDisjoint(with: urlValidations) }),
                let source = taint.source, reported.insert(flow.range.start.offset).inserted {
                 let html = CodeText.of(flow.arguments[.html], in: file)
@@ -165,9 +166,10 @@ public struct UntrustedURLOpenRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         var reported = Set<Int>()
-        for flow in Dataflow.flows(in: file, rule: Self.description.id) {
+        for flow in unit.flows(rule: Self.description.id) {
             guard let taint = flow.taints(.url).first(where: isUntrustedURL), let source = taint.source,
                   reported.insert(flow.range.start.offset).inserted else { continue }
             let url = CodeText.of(flow.arguments[.url], in: file)
