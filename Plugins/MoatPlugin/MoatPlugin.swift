@@ -27,9 +27,9 @@ struct MoatPlugin: CommandPlugin {
         }
         let paths: [String]
         if targetNames.isEmpty {
-            paths = [context.package.directoryURL.path]
+            paths = [context.package.directory.string]
         } else {
-            paths = try context.package.targets(named: targetNames).map(\.directoryURL.path)
+            paths = try context.package.targets(named: targetNames).map { $0.directory.string }
         }
 
         let moat = try context.tool(named: "moat")
