@@ -189,6 +189,27 @@ struct ShippingScopeTests {
         #expect(finding.message.hasSuffix(" The same value is set in 2 other places (related locations)."))
     }
 
+    @Test func oneBuildSettingRepeatedAcrossConfigurationsIsOneFinding() {
+        func finding(_ keyPath: String, line: Int, message: String = "Weak purpose string.") -> Finding {
+            Finding(ruleId: "MOAT-PRIV-102", slug: "weak-purpose-string", title: "t", severity: .medium, confidence: .high,
+                    message: message, location: Location(path: "App.xcodeproj/project.pbxproj", line: line, keyPath: keyPath),
+                    cwe: [], masvs: [], mastg: [], fix: "f")
+        }
+        let debug = finding("targets.App.buildSettings[Debug].INFOPLIST_KEY_NSCameraUsageDescription", line: 40)
+        let release = finding("targets.App.buildSettings[Release].INFOPLIST_KEY_NSCameraUsageDescription", line: 80)
+        let other = finding("targets.App.buildSettings[Release].INFOPLIST_KEY_NSCameraUsageDescription", line: 81, message: "Other text.")
+        let grouped = PostProcessor.groupingRepeatedValues([release, other, debug])
+        #expect(grouped.map(\.location.line) == [40, 81])
+        #expect(grouped[0].related.map(\.location.line) == [80])
+        #expect(grouped[0].related.first?.message == "Same value also set in App.xcodeproj/project.pbxproj (targets.App.buildSettings[Release].INFOPLIST_KEY_NSCameraUsageDescription).")
+        #expect(grouped[0].message == "Weak purpose string. The same value is set in 1 other place (related locations).")
+        #expect(grouped[1].related.isEmpty)
+        // Source findings are never grouped.
+        var code = debug
+        code.ruleId = "MOAT-CODE-001"
+        #expect(PostProcessor.groupingRepeatedValues([code, code]).count == 2)
+    }
+
     @Test func aRuleThatSupersedesAnotherOnTheSameLineWins() throws {
         let source = """
         func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
