@@ -198,7 +198,7 @@ struct ShippingScopeTests {
         let debug = finding("targets.App.buildSettings[Debug].INFOPLIST_KEY_NSCameraUsageDescription", line: 40)
         let release = finding("targets.App.buildSettings[Release].INFOPLIST_KEY_NSCameraUsageDescription", line: 80)
         let other = finding("targets.App.buildSettings[Release].INFOPLIST_KEY_NSCameraUsageDescription", line: 81, message: "Other text.")
-        let grouped = PostProcessor.groupingRepeatedValues([release, other, debug])
+        let grouped = PostProcessor.groupingRepeatedValues([release, other, debug]).sorted(by: Finding.reportOrder)
         #expect(grouped.map(\.location.line) == [40, 81])
         #expect(grouped[0].related.map(\.location.line) == [80])
         #expect(grouped[0].related.first?.message == "Same value also set in App.xcodeproj/project.pbxproj (targets.App.buildSettings[Release].INFOPLIST_KEY_NSCameraUsageDescription).")
