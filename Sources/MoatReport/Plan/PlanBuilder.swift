@@ -20,7 +20,10 @@ struct PlanBuilder {
     init(result: ScanResult) {
         self.result = result
         surface = result.surface ?? AttackSurface()
-        findings = result.findings.filter { $0.suppression == nil && !$0.isTestCode }
+        // Inventory entries (custom trust code, bridges...) point at code to hook too, listed or not.
+        let listed = Set(result.findings)
+        findings = (result.findings + result.inventory.filter { !listed.contains($0) }).sorted(by: Finding.reportOrder)
+            .filter { $0.suppression == nil && !$0.isTestCode }
         sources = PlanSources(roots: result.roots)
         var paths = Set(findings.map(\.location.path))
         for section in surface.sections { for entry in section.entries { paths.insert(entry.location.path) } }
