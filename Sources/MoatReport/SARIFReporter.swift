@@ -253,15 +253,19 @@ public struct SARIFReporter: Reporter {
             ],
         ]
         if let evidence = finding.evidence, !evidence.isEmpty { value["properties"]?["evidence"] = .string(evidence) }
+        if let reason = finding.nonShippingReason { value["properties"]?["nonShippingReason"] = .string(reason.rawValue) }
         if !finding.related.isEmpty {
             value["relatedLocations"] = .array(finding.related.enumerated().map { index, step in
                 location(step.location, message: step.message, id: index + 1, sources: sources)
             })
-            var steps = finding.related.map { step in
-                JSONValue.object(["location": location(step.location, message: step.message, id: nil, sources: sources)])
+            // A path for dataflow findings; the other places of a repeated configuration value are not a flow.
+            if finding.location.keyPath == nil {
+                var steps = finding.related.map { step in
+                    JSONValue.object(["location": location(step.location, message: step.message, id: nil, sources: sources)])
+                }
+                steps.append(["location": location(finding.location, message: finding.message, id: nil, sources: sources)])
+                value["codeFlows"] = [["threadFlows": [["locations": .array(steps)]]]]
             }
-            steps.append(["location": location(finding.location, message: finding.message, id: nil, sources: sources)])
-            value["codeFlows"] = [["threadFlows": [["locations": .array(steps)]]]]
         }
         if let suppression = finding.suppression {
             var entry: JSONValue = [

@@ -92,14 +92,15 @@ public enum Scanner {
         return (files, errors)
     }
 
-    /// Phase 6: the findings as reported (severity overrides, suppressions, test code), the attack
+    /// Phase 6: the findings as reported (severity overrides, suppressions, non-shipping code, one finding
+    /// per weakness), the attack
     /// surface annotated with them, then the baseline; errors in a stable order.
     static func postProcess(_ raw: [Finding], suppressions: [SuppressionDirective], errors: [ScanError], app: AppModel,
                             files: [DiscoveredFile], setup: ScanSetup, options: ScanOptions) -> ScanResult {
         let postProcessor = PostProcessor(
             severityOverrides: setup.configuration.severityOverrides,
             enabledRuleIds: setup.ruleIds,
-            testPaths: Set(files.filter(\.isTestCode).map(\.path)))
+            nonShipping: NonShippingMap(files: files, sources: app.sources, app: app))
         var findings = postProcessor.process(raw, suppressions: suppressions)
         // The attack surface, annotated with every active finding (before the baseline hides known ones).
         let surface = app.surface(findings: findings, rulesThatRan: setup.ruleIds)

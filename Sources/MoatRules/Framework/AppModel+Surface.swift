@@ -209,7 +209,7 @@ extension AppModel {
         var builder = SurfaceBuilder(app: self)
         builder.build()
         if let findings {
-            builder.annotate(findings.filter { $0.suppression == nil && !$0.isTestCode }, rulesThatRan: rulesThatRan)
+            builder.annotate(findings.filter { $0.suppression == nil && !$0.isNonShipping }, rulesThatRan: rulesThatRan)
         }
         return builder.finish()
     }
