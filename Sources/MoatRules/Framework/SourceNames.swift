@@ -5,7 +5,7 @@ import MoatSyntax
 /// interpolations), and apart from them the words inside its string literals. Comments are skipped.
 ///
 /// Rules use it as a gate before walking the code model: a rule declares the API names it matches, as
-/// data, and skips a file that mentions none of them (`unit.names.containsAny(Self.names)`). A gate only
+/// data, and skips a file that mentions none of them (`unit.names.containsAny(Self.requiredNames)`). A gate only
 /// lets a rule skip files that cannot match; it never decides a finding. It answers for whole names, so
 /// a rule lists every spelling it matches (`kSecAttrAccessibleAlways` and `.always`...).
 public struct SourceNames: Sendable {
