@@ -13,7 +13,8 @@ struct ChallengeHandler {
 
     /// Whether a type names an authentication challenge (`URLAuthenticationChallenge`...).
     static func isChallengeType(_ type: String) -> Bool {
-        type.contains("AuthenticationChallenge")
+        // The length first: the names index asks this of every name in a file.
+        type.utf8.count >= 23 && type.contains("AuthenticationChallenge")
     }
 
     /// Every function with a parameter typed as an authentication challenge.
