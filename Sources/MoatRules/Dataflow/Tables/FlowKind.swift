@@ -91,6 +91,15 @@ struct APISpelling: Sendable, Hashable {
         self.c = c
     }
 
+    /// The call names of APIs of the vocabulary (`APIs`, Sources/MoatCore/Vocabulary): Swift base names,
+    /// selectors, C functions — with `adding`'s spellings the vocabulary does not declare.
+    init(calls apis: [API], adding extra: APISpelling = APISpelling()) {
+        var seen = Set<String>()
+        func unique(_ names: [String]) -> [String] { names.filter { seen.insert($0).inserted } }
+        self.init(swift: unique(apis.flatMap(\.swiftBaseNames) + extra.swift), objc: unique(apis.flatMap(\.selectors) + extra.objc),
+                  c: unique(apis.flatMap(\.cFunctions) + extra.c))
+    }
+
     /// Every spelling, Swift first.
     var names: [String] { swift + objc + c }
     var isEmpty: Bool { swift.isEmpty && objc.isEmpty && c.isEmpty }
