@@ -91,13 +91,10 @@ struct APISpelling: Sendable, Hashable {
         self.c = c
     }
 
-    /// The call names of APIs of the vocabulary (`APIs`, Sources/MoatCore/Vocabulary): Swift base names,
-    /// selectors, C functions — with `adding`'s spellings the vocabulary does not declare.
-    init(calls apis: [API], adding extra: APISpelling = APISpelling()) {
-        var seen = Set<String>()
-        func unique(_ names: [String]) -> [String] { names.filter { seen.insert($0).inserted } }
-        self.init(swift: unique(apis.flatMap(\.swiftBaseNames) + extra.swift), objc: unique(apis.flatMap(\.selectors) + extra.objc),
-                  c: unique(apis.flatMap(\.cFunctions) + extra.c))
+    /// These spellings and more (for an API the vocabulary declares, with spellings it does not).
+    func adding(swift: [String] = [], objc: [String] = [], c: [String] = []) -> APISpelling {
+        APISpelling(swift: self.swift + swift.filter { !self.swift.contains($0) }, objc: self.objc + objc.filter { !self.objc.contains($0) },
+                    c: self.c + c.filter { !self.c.contains($0) })
     }
 
     /// Every spelling, Swift first.
