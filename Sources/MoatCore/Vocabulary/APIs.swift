@@ -94,6 +94,11 @@ public enum APIs {
         selectors: ["evaluateJavaScript:completionHandler:", "evaluateJavaScript:inFrame:inContentWorld:completionHandler:",
                     "callAsyncJavaScript:arguments:inFrame:inContentWorld:completionHandler:"])
 
+    /// JavaScript evaluated in a `UIWebView`'s page.
+    public static let uiWebViewJavaScriptEvaluation = API(
+        "UIWebView.stringByEvaluatingJavaScript(from:)", classes: ["UIWebView"],
+        swift: ["stringByEvaluatingJavaScript(from:)"], selectors: ["stringByEvaluatingJavaScriptFromString:"])
+
     /// A user script added to a `WKUserContentController`.
     public static let userScriptAddition = API(
         "WKUserContentController.addUserScript(_:)", classes: ["WKUserContentController"],
@@ -106,6 +111,7 @@ public enum APIs {
     public static let all: [API] = [
         keyedUnarchiverLegacy, keyedUnarchiverLegacyInit, keyedUnarchiverSecureInit, keyedUnarchiverSecure, coderDecodeObject,
         classLookup, jsonSerializationRead, propertyListSerializationRead, xmlParserInit, xmlResolveExternalEntities,
-        secTrustEvaluateLegacy, scriptMessageHandlerRegistration, webViewJavaScriptEvaluation, userScriptAddition, uiWebView,
+        secTrustEvaluateLegacy, scriptMessageHandlerRegistration, webViewJavaScriptEvaluation, uiWebViewJavaScriptEvaluation,
+        userScriptAddition, uiWebView,
     ]
 }

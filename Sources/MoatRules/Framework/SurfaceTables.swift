@@ -1,3 +1,5 @@
+import MoatCore
+
 /// The names the attack-surface inventory looks for, with the section they belong to and their risk in
 /// one sentence. Functions are full names as `SourceSummary.definedFunctions` records them (Swift and
 /// Objective-C); references are names as `SourceSummary.referencedNames` records them.
@@ -238,7 +240,8 @@ enum SurfaceTables {
     /// Deserialization APIs by family: (kind, risk).
     static func decoder(_ api: String) -> (kind: String, risk: String) {
         if api.hasPrefix("NSKeyedUnarchiver") {
-            let secure = api.contains("unarchivedObject") || api.contains("unarchivedArray") || api.contains("unarchivedDictionary")
+            // `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)` or `NSKeyedUnarchiver unarchivedObjectOfClass:fromData:error:`.
+            let secure = APIs.keyedUnarchiverSecure.fullCallNames.contains { api.hasSuffix("." + $0) || api.hasSuffix(" " + $0) }
             return secure
                 ? ("keyed archive", "Decodes an object graph limited to the classes it names: the values still come from the data and need validation.")
                 : ("keyed archive", "Decodes an object graph whose classes the data chooses unless secure coding is required: untrusted archives can instantiate unexpected classes.")

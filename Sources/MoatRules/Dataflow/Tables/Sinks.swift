@@ -116,7 +116,7 @@ enum TaintSinks {
                                           "fileHandleForWritingAtPath", "fileHandleForWritingToURL", "fileHandleForUpdatingAtPath"]))]),
 
         // MARK: JavaScript evaluation (MOAT-PLAT-301)
-        TaintSink(kind: .javaScript, api: "evaluateJavaScript", spelling: APISpelling(swift: ["evaluateJavaScript", "callAsyncJavaScript"], objc: ["evaluateJavaScript:completionHandler:", "evaluateJavaScript:inFrame:inContentWorld:completionHandler:", "callAsyncJavaScript:arguments:inFrame:inContentWorld:completionHandler:", "stringByEvaluatingJavaScriptFromString:"]),
+        TaintSink(kind: .javaScript, api: "evaluateJavaScript", spelling: APISpelling(APIs.webViewJavaScriptEvaluation, APIs.uiWebViewJavaScriptEvaluation),
                   roles: [(.script, .index(0))]),
         TaintSink(kind: .javaScript, api: "JSContext.evaluateScript", spelling: APISpelling(swift: ["evaluateScript"], objc: ["evaluateScript:", "evaluateScript:withSourceURL:"]),
                   roles: [(.script, .index(0))]),
@@ -138,10 +138,10 @@ enum TaintSinks {
         TaintSink(kind: .openURL, api: "OpenURLAction", spelling: APISpelling(swift: ["openURL"]), roles: [(.url, .index(0))]),
 
         // MARK: Deserialization (MOAT-CODE-303)
-        TaintSink(kind: .classLookup, api: "NSClassFromString", spelling: APISpelling(c: ["NSClassFromString", "objc_getClass", "objc_lookUpClass"]),
+        TaintSink(kind: .classLookup, api: "NSClassFromString", spelling: APISpelling(APIs.classLookup),
                   roles: [(.className, .index(0))]),
         TaintSink(kind: .unarchive, api: "NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)",
-                  spelling: APISpelling(swift: ["unarchivedObject", "unarchivedArrayOfObjects"], objc: ["unarchivedObjectOfClasses:fromData:error:", "unarchivedObjectOfClass:fromData:error:", "unarchivedArrayOfObjectsOfClasses:fromData:error:"]),
+                  spelling: APISpelling(APIs.keyedUnarchiverSecure),
                   roles: [(.classes, .index(0)), (.data, .label(["from", "fromData"]))]),
 
         // MARK: Memory copies (MOAT-CODE-304)
