@@ -27,9 +27,14 @@ struct MoatPlugin: CommandPlugin {
         }
         let paths: [String]
         if targetNames.isEmpty {
-            paths = [context.package.directory.string]
+            paths = [context.package.directoryURL.path]
         } else {
-            paths = try context.package.targets(named: targetNames).map { $0.directory.string }
+            paths = try context.package.targets(named: targetNames).map { target in
+                guard let module = target.sourceModule else {
+                    throw Failure(description: "moat plugin: target \(target.name) has no sources to scan")
+                }
+                return module.directoryURL.path
+            }
         }
 
         let moat = try context.tool(named: "moat")

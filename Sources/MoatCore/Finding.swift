@@ -24,12 +24,14 @@ public struct Finding: Codable, Sendable, Hashable {
     public var evidence: String?
     /// Set when an inline `moat:ignore` comment covers this finding; reporters show it as suppressed.
     public var suppression: Suppression?
+    /// Set on the findings of inventory rules: the typed entry the attack surface is built from.
+    public var inventory: InventoryItem?
 
     public init(ruleId: String, slug: String, title: String, severity: Severity, confidence: Confidence,
                 message: String, location: Location, related: [RelatedLocation] = [], cwe: [Int],
                 masvs: [String], mastg: [String], fix: String, fingerprint: String = "",
                 isTestCode: Bool = false, nonShippingReason: NonShippingReason? = nil, evidence: String? = nil,
-                suppression: Suppression? = nil) {
+                suppression: Suppression? = nil, inventory: InventoryItem? = nil) {
         self.ruleId = ruleId
         self.slug = slug
         self.title = title
@@ -47,6 +49,7 @@ public struct Finding: Codable, Sendable, Hashable {
         self.nonShippingReason = nonShippingReason ?? (isTestCode ? .test : nil)
         self.evidence = evidence
         self.suppression = suppression
+        self.inventory = inventory
     }
 
     /// Whether the finding's place does not ship (test code included): it never fails the scan.

@@ -31,7 +31,7 @@ private struct Page {
 
     func e(_ text: String) -> String { HTML.escape(text) }
 
-    var inventory: [Finding] { result.activeFindings.filter { ReportSupport.isInventory($0, in: result) } }
+    var inventory: [Finding] { ReportSupport.inventory(result) }
     var defects: [Finding] { result.activeFindings.filter { !ReportSupport.isInventory($0, in: result) } }
     var suppressed: [Finding] { result.findings.filter { $0.suppression != nil } }
 

@@ -26,7 +26,7 @@ public struct MarkdownReporter: Reporter {
             ? "No finding at or above **\(options.failOn.rawValue)**.\n\n"
             : "**\(failing) finding\(failing == 1 ? "" : "s") at or above \(options.failOn.rawValue)**.\n\n"
 
-        let inventory = result.activeFindings.filter { ReportSupport.isInventory($0, in: result) }
+        let inventory = ReportSupport.inventory(result)
         let defects = result.activeFindings.filter { !ReportSupport.isInventory($0, in: result) }
         var counts: [Severity: Int] = [:]
         for finding in defects { counts[finding.severity, default: 0] += 1 }

@@ -22,10 +22,18 @@ public struct TextReporter: Reporter {
         return nil
     }
 
+    /// The findings and the scan's inventory entries that are not among them (inventory is a finding only
+    /// with `--include-inventory`; the text format counts it, and lists it with `--show-inventory`).
+    static func candidates(_ result: ScanResult) -> [Finding] {
+        guard !result.inventory.isEmpty else { return result.findings }
+        let findings = Set(result.findings)
+        return (result.findings + result.inventory.filter { !findings.contains($0) }).sorted(by: Finding.reportOrder)
+    }
+
     public func render(_ result: ScanResult, options: ReportOptions) -> String {
         let paint = Paint(enabled: options.color)
         var out = ""
-        let listed = result.findings.filter { Self.hiddenReason($0, result, options) == nil }
+        let listed = Self.candidates(result).filter { Self.hiddenReason($0, result, options) == nil }
         let gate = Set(result.findings(atOrAbove: options.failOn).map(Self.identity))
         let failing = listed.filter { gate.contains(Self.identity($0)) }
             .sorted { $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1) }
@@ -93,7 +101,7 @@ public struct TextReporter: Reporter {
             if finding.suppression != nil && !options.showSuppressed { suppressed += 1 } else { below[finding.severity, default: 0] += 1 }
         }
         var byReason: [HiddenReason: Int] = [:]
-        for finding in result.findings {
+        for finding in candidates(result) {
             if let reason = hiddenReason(finding, result, options) { byReason[reason, default: 0] += 1 }
         }
         suppressed += byReason[.suppressed] ?? 0

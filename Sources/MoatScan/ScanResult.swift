@@ -31,6 +31,11 @@ public struct ScanResult: Sendable {
     /// Where data enters the app (set by `Scanner.scan`): the declared and coded entry points, annotated
     /// with the scan's findings. Reporters show it as the attack-surface section; `moat surface` prints it.
     public var surface: AttackSurface?
+    /// Inventory entries — findings of inventory rules (entitlements, usage descriptions, URL schemes,
+    /// bridges, pinning, binaries, profiles...), each with its typed `Finding.inventory` where the rule
+    /// gives one. Shown by the attack surface, the HTML and Markdown reports and SARIF's run properties;
+    /// in `findings` too only with `--include-inventory` (or `"includeInventory": true`).
+    public var inventory: [Finding] = []
     /// Findings left out of the report by `--min-severity` (`hideFindings(below:)`): not listed by any
     /// format, but still counted by the gate (`findings(atOrAbove:)`) and in the "not shown" summaries.
     public var belowMinimum: [Finding] = []

@@ -61,6 +61,7 @@ enum CommandLineInterface {
     static let commonOptionsUsage = """
       --config FILE          Configuration file (default: .moat.json in the scanned folder)
       --include-vendored     Also scan Pods/, Carthage/, SwiftPM checkouts, Vendor/, ThirdParty/ ...
+      --include-inventory    Also list inventory (entitlements, URL schemes, bridges, binaries...) as findings
       --rule ID              Run only this rule (repeatable; id or slug)
       --exclude-rule ID      Do not run this rule (repeatable; id or slug)
       --jobs N               Files analyzed in parallel (default: the number of cores)

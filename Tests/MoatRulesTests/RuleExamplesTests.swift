@@ -22,6 +22,8 @@ struct RuleExamplesTests {
                     "\(ruleId) triggering example \(index): expected \(expected.sorted { $0.description < $1.description }), got \(reported.sorted { $0.description < $1.description })")
             for finding in result.findings where finding.ruleId == ruleId {
                 #expect(!finding.message.isEmpty && finding.message != rule.title, "\(ruleId): messages must be specific to the occurrence")
+                // Inventory rules say what they list as data (the attack surface reads that, not the message).
+                #expect(rule.isInventory == (finding.inventory != nil), "\(ruleId): inventory rules, and only they, attach a typed entry")
             }
             // The rule alone gives the same findings as the whole pipeline (not for the unused-suppression
             // rule, which by design only judges suppressions of rules that ran).
@@ -52,6 +54,8 @@ struct RuleExamplesTests {
         guard rule.kind == .source, !rule.id.hasPrefix("MOAT-META-") else { return }
         for (index, example) in rule.triggering.enumerated() {
             let (files, _) = RuleExampleHarness.prepare(example)
+            // Examples of built apps (Mach-O sketches) have no code to wrap.
+            guard files.contains(where: { RuleExampleHarness.isSource($0.name) }) else { continue }
             var wrappings: [[(name: String, content: String)]] = []
             let commented = files.map { file in
                 (file.name, RuleExampleHarness.isSource(file.name) ? (RuleExampleHarness.wrappedInComment(file.content) ?? file.content) : file.content)
