@@ -6,7 +6,7 @@ import MoatSyntax
 public struct JavaScriptInjectionDataflowRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-301", slug: "untrusted-data-in-javascript", title: "Untrusted data reaches evaluated JavaScript",
-        kind: .source, severity: .high, confidence: .high, cwe: [94, 79],
+        kind: .source, severity: .high, confidence: .high, evidence: .dataflow, cwe: [94, 79],
         masvs: ["MASVS-PLATFORM-2", "MASVS-CODE-4"], mastg: ["MASTG-TEST-0076", "MASTG-TEST-0078"],
         rationale: "A value from a URL, a web page message, a peer or the network that is pasted into a script string runs as code: a quote in it ends the string literal and the rest executes in the page, with access to the page's data, its cookies and every native bridge the web view exposes.",
         fix: "Pass data as data: `callAsyncJavaScript(\"show(value)\", arguments: [\"value\": value], in: nil, in: .page)`, or encode it with JSONSerialization/JSONEncoder and embed the JSON, never the raw string. Validate it against an allowlist when it selects behaviour.",
@@ -61,12 +61,22 @@ public struct JavaScriptInjectionDataflowRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    /// The flows this rule reports, with the untrusted taint of each (one per call).
+    static func reportedFlows(in file: CodeFile) -> [(flow: TaintFlow, taint: Taint)] {
         var reported = Set<Int>()
-        for flow in Dataflow.flows(in: file, rule: Self.description.id) {
+        var result: [(flow: TaintFlow, taint: Taint)] = []
+        for flow in Dataflow.flows(in: file, rule: description.id) {
             guard let taint = flow.taints(.script).first(where: {
                 !$0.isInertString && $0.checks.isDisjoint(with: [.allowlisted, .validated])
-            }), let source = taint.source, reported.insert(flow.range.start.offset).inserted else { continue }
+            }), taint.source != nil, reported.insert(flow.range.start.offset).inserted else { continue }
+            result.append((flow, taint))
+        }
+        return result
+    }
+
+    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+        for (flow, taint) in Self.reportedFlows(in: file) {
+            guard let source = taint.source else { continue }
             let script = CodeText.of(flow.arguments[.script], in: file)
             let message = "Dataflow: \(source.description) becomes part of the script that \(flow.calledName) runs (`\(script)`), unencoded: a quote in it ends the string and the rest executes in the page."
             DataflowReporting.report(message, flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
