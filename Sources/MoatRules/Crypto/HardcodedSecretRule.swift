@@ -74,6 +74,10 @@ public struct HardcodedSecretRule: SourceRule {
                 let previewToken = "preview-token-0001"
                 let password = "mockPassword1"
                 let bearer = "Bearer"
+                static let jwtToken = "payments-ai-query/jwt"
+                static let Password = "password="
+                let startToken = "\\u{001A}"
+                let pinPassword = "12345678"
             }
             """, note: "Key names and identifiers (words, reverse-DNS names), publishable client keys (MOAT-CRYP-201 reports them at low), mock and preview values: a secret needs a plausible value."),
         ])

@@ -118,6 +118,14 @@ public enum SecretNaming {
 
     public static func isSecretName(_ name: String) -> Bool { kind(ofName: name) != nil }
 
+    /// A name for a token that is not a credential: an APNs device token, a push or registration token, a
+    /// pagination token (`pushToken`, `ServerConstants.deviceToken`, `nextPageToken`).
+    public static func isNonCredentialTokenName(_ name: String) -> Bool {
+        let parts = words(name)
+        guard let last = parts.last, ["token", "tokens", "id", "identifier"].contains(last) else { return false }
+        return parts.dropLast().contains { nonCredentialTokenQualifiers.contains($0) }
+    }
+
     /// True for values that are obviously not real secrets: empty, templates, `YOUR_API_KEY`, `<token>`,
     /// `xxx`, repeated characters, format strings.
     public static func isPlaceholder(_ value: String) -> Bool {
@@ -154,7 +162,25 @@ public enum SecretNaming {
     /// reverse-DNS identifier (`com.example.app2.session`: a short lowercase first label) is a name. Anything else (digits or symbols
     /// among letters: `Winter2024!`, hex, base64, a JWT) is plausible.
     public static func isPlausibleSecret(_ value: String) -> Bool {
+        // Escapes (`\u{001A}`, a delimiter) are written by people, not pasted from a key generator.
+        if value.contains("\\u{") || value.contains(where: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }) {
+            return false
+        }
+        // A query parameter or field name (`password=`, `token:`): the name of a value, not a value.
+        var value = Substring(value)
+        while let last = value.last, "=:&?".contains(last), value.count > 1, !value.dropLast().hasSuffix("=") { value = value.dropLast() }
         let separators: Set<Character> = ["_", "-", "."]
+        // An API path (`payments/connection_tokens`, `jetpack-openai-query/jwt`): lowercase words between slashes.
+        if value.contains("/"), value.split(separator: "/").allSatisfy({ part in
+            !part.isEmpty && part.allSatisfy { ($0.isLowercase && $0.isLetter) || separators.contains($0) }
+        }) {
+            return false
+        }
+        // Counting digits (`1234`, `12345678`): a placeholder.
+        if value.count >= 4, value.allSatisfy(\.isNumber) {
+            let digits = value.compactMap(\.wholeNumberValue)
+            if zip(digits, digits.dropFirst()).allSatisfy({ ($1 - $0 + 10) % 10 == 1 }) { return false }
+        }
         let core = value.filter { !separators.contains($0) }
         guard !core.isEmpty else { return false }
         if value.contains("."), !value.hasPrefix("."), !value.hasSuffix("."), !value.contains(".."),

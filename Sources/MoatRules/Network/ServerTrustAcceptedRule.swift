@@ -137,6 +137,18 @@ public struct ServerTrustAcceptedRule: SourceRule {
                 }
             }
             """, note: "The trust is evaluated by a throwing helper (of this file, or named for the check elsewhere) before the acceptance: a throw skips it."),
+            .nonTriggering("StatusCheck.swift", """
+            final class PinningService: NSObject, URLSessionDelegate {
+                func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge) async -> (URLSession.AuthChallengeDisposition, URLCredential?) {
+                    guard let trust = challenge.protectionSpace.serverTrust else { return (.performDefaultHandling, nil) }
+                    let status = CertificatePinner.verifyTrust(trust, host: challenge.protectionSpace.host)
+                    if status == 0 {
+                        return (.useCredential, URLCredential(trust: trust))
+                    }
+                    return (.cancelAuthenticationChallenge, nil)
+                }
+            }
+            """, note: "A check that receives the trust and returns a status: `== 0` is its success."),
             .triggering("ThrowingLog.swift", """
             final class Delegate: NSObject, URLSessionDelegate {
                 func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {

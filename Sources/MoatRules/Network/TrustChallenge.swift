@@ -154,16 +154,38 @@ struct ChallengeHandler {
         return false
     }
 
-    /// `x == false` holding is `x` failing; `a != b` holding is `a == b` failing.
+    /// `x == false` holding is `x` failing; `a != b` holding is `a == b` failing. A comparison with `0`,
+    /// `errSecSuccess` or `noErr` reads a status code: `status == 0` holding is the check succeeding
+    /// (`verifyTrust(trust, host: host) == 0`).
     static func normalize(_ condition: Expression, holds: Bool) -> (Expression, Bool) {
         switch condition.unwrapped.kind {
         case .binary(let op, let lhs, let rhs) where op == "==" || op == "!=":
             let positive = op == "==" ? holds : !holds
+            if isSuccessStatus(rhs), !looksBoolean(lhs) { return (lhs, positive) }
+            if isSuccessStatus(lhs), !looksBoolean(rhs) { return (rhs, positive) }
             if let value = rhs.boolValue { return (lhs, value ? positive : !positive) }
             if let value = lhs.boolValue { return (rhs, value ? positive : !positive) }
             return (condition, positive)
         default:
             return (condition, holds)
+        }
+    }
+
+    /// `SecTrustEvaluateWithError(…)` and `is…`/`has…`/`should…` calls return a Boolean: `== 0` is NO.
+    static func looksBoolean(_ expression: Expression) -> Bool {
+        guard let name = expression.unwrapped.name else { return false }
+        if name.hasPrefix("SecTrustEvaluateWithError") { return true }
+        return ["is", "has", "should", "can", "did", "was"].contains { prefix in
+            name.hasPrefix(prefix) && name.dropFirst(prefix.count).first?.isUppercase == true
+        }
+    }
+
+    static func isSuccessStatus(_ expression: Expression) -> Bool {
+        switch expression.unwrapped.kind {
+        case .integerLiteral(let text): return text == "0"
+        case .identifier(let name): return name == "errSecSuccess" || name == "noErr"
+        case .member(_, let name): return name == "errSecSuccess" || name == "noErr"
+        default: return false
         }
     }
 

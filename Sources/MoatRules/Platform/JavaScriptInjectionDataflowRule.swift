@@ -57,6 +57,33 @@ public struct JavaScriptInjectionDataflowRule: SourceRule {
                 [self.webView evaluateJavaScript:script completionHandler:nil];
             }
             """, note: "A number cannot break out of the script."),
+            .nonTriggering("Bridges.swift", """
+            import WebKit
+            final class TitleBridge: NSObject, WKScriptMessageHandler {
+                let webView = WKWebView()
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    guard message.frameInfo.isMainFrame, message.frameInfo.securityOrigin.host == "app.example.com" else { return }
+                    guard let title = message.body as? String else { return }
+                    webView.evaluateJavaScript("setTitle('\\(title)')")
+                }
+            }
+            final class CheckingHandler: NSObject, WKScriptMessageHandler {
+                weak var target: WKScriptMessageHandler?
+                init(target: WKScriptMessageHandler) { self.target = target }
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    guard message.frameInfo.isMainFrame, message.frameInfo.securityOrigin.host == "app.example.com" else { return }
+                    target?.userContentController(controller, didReceive: message)
+                }
+            }
+            final class SearchBridge: NSObject, WKScriptMessageHandler {
+                let webView = WKWebView()
+                func install(_ controller: WKUserContentController) { controller.add(CheckingHandler(target: self), name: "search") }
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    guard let query = message.body as? String else { return }
+                    webView.evaluateJavaScript("search('\\(query)')")
+                }
+            }
+            """, note: "Messages accepted only after the frame and origin were checked, by the handler or by a wrapper handler that forwards them: they come from the app's own page."),
         ])
 
     public init() {}
@@ -68,7 +95,13 @@ public struct JavaScriptInjectionDataflowRule: SourceRule {
         for flow in Dataflow.flows(in: file, rule: description.id) {
             guard let taint = flow.taints(.script).first(where: {
                 !$0.isInertString && $0.checks.isDisjoint(with: [.allowlisted, .validated])
-            }), taint.source != nil, reported.insert(flow.range.start.offset).inserted else { continue }
+            }), let source = taint.source else { continue }
+            // A script message accepted only after its frame or origin was checked comes from the app's own page.
+            if source.kind == .scriptMessage,
+               ScriptMessageOriginRule.isOriginChecked(source: source.range, targets: [flow.range] + taint.steps.filter { $0.external == nil }.map(\.range), in: file) {
+                continue
+            }
+            guard reported.insert(flow.range.start.offset).inserted else { continue }
             result.append((flow, taint))
         }
         return result

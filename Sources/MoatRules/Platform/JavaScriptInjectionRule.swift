@@ -109,8 +109,9 @@ public struct JavaScriptInjectionRule: SourceRule {
         let cache = LocalValuesCache(file: file)
         let encoders = Self.encodingHelpers(in: file)
         // One weakness, one finding: where the dataflow rule follows untrusted data into this call, it
-        // reports it (with the path), and this rule stays quiet.
-        let followed = Set(JavaScriptInjectionDataflowRule.reportedFlows(in: file).map(\.flow.range.start.offset))
+        // judges it (reports it with the path, or finds it encoded, allowlisted or from a checked origin),
+        // and this rule stays quiet.
+        let followed = Set(Dataflow.flows(in: file, rule: JavaScriptInjectionDataflowRule.description.id).map(\.range.start.offset))
         for (call, context) in file.calls(where: Self.isScriptSink) where !followed.contains(call.range.start.offset) {
             guard let script = call.arguments.first?.value else { continue }
             let values = cache.values(for: context)

@@ -70,6 +70,16 @@ public struct URLSchemeSensitiveActionRule: SourceRule {
                 return YES;
             }
             """, note: "Opening a form is not the action; the payee is also allowlisted."),
+            .nonTriggering("Events.swift", """
+            import Combine
+            final class LinkLog {
+                let publisher = PassthroughSubject<String, Never>()
+                func scene(_ scene: UIScene, continue userActivity: NSUserActivity) {
+                    guard let url = userActivity.webpageURL, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return }
+                    publisher.send(components.path)
+                }
+            }
+            """, note: "Sending a value through a Combine subject is the app's own plumbing, not an action."),
             .nonTriggering("Companion.swift", """
             func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
                 guard let sender = options[.sourceApplication] as? String, sender == "com.example.companion" else { return false }
@@ -121,7 +131,21 @@ public struct URLSchemeSensitiveActionRule: SourceRule {
     public func check(_ file: CodeFile, _ sink: inout FindingSink) {
         var candidates: [(TaintFlow, Taint)] = []
         let cache = LocalValuesCache(file: file)
-        for flow in Dataflow.flows(in: file, rule: Self.description.id) where !flow.confirmed {
+        let flows = Dataflow.flows(in: file, rule: Self.description.id)
+        guard !flows.isEmpty else { return }
+        // `publisher.send(x)`, `continuation.yield`: handing a value to a Combine subject or a stream is an
+        // event of the app's own plumbing, not an action.
+        var plumbing = Set<Int>()
+        for (call, _) in file.calls(where: { $0.name == "send" }) {
+            guard let receiver = call.receiver else { continue }
+            if receiver.nameChain.contains(where: { link in
+                let lowered = link.lowercased()
+                return ["publisher", "subject", "stream", "continuation", "channel"].contains { lowered.hasSuffix($0) }
+            }) {
+                plumbing.insert(call.range.start.offset)
+            }
+        }
+        for flow in flows where !flow.confirmed && !plumbing.contains(flow.range.start.offset) {
             for taint in flow.taints(.argument) {
                 guard let source = taint.source, source.kind.isOpenedURL,
                       taint.checks.isDisjoint(with: [.allowlisted, .validated]) else { continue }

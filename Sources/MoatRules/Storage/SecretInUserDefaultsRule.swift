@@ -42,6 +42,7 @@ public struct SecretInUserDefaultsRule: SourceRule {
                 UserDefaults.standard.set(true, forKey: "hasSeenPasswordTip")
                 UserDefaults.standard.set(Date(), forKey: "tokenExpiry")
                 UserDefaults.standard.set(deviceToken, forKey: "pushToken")
+                UserDefaults.standard.set(token, forKey: Constants.Defaults.pushToken)
                 cache.set(token, forKey: "token")
             }
             """, note: "The MASTG property-list examples, flags and metadata about secrets, and a non-UserDefaults cache."),
@@ -69,6 +70,9 @@ public struct SecretInUserDefaultsRule: SourceRule {
             let keyText = values.resolve(keyExpression).stringValue
             let keyName = keyText ?? keyExpression.strippedOfCasts.nameChain.last
             let valueName = value.strippedOfCasts.nameChain.last
+            // The key says what is stored: a push or device token key is not made a credential by a
+            // value called `token`.
+            if let keyName, SecretNaming.isNonCredentialTokenName(keyName) { continue }
             let kind = keyName.flatMap(SecretNaming.kind(ofName:)) ?? valueName.flatMap(SecretNaming.kind(ofName:))
             guard let kind else { continue }
             let keyLabel = keyText.map { "\"\($0)\"" } ?? "`\(file.text(keyExpression.range))`"
