@@ -76,6 +76,19 @@ public struct JavaScriptInjectionRule: SourceRule {
                 }
             }
             """, note: "JSON from JSONSerialization/JSONEncoder (also through a helper of the file), URLs built by URLComponents, Booleans and ternaries of literals are escaped or cannot carry script."),
+            .nonTriggering("Providers.swift", """
+            import WebKit
+            func install(providerScript: String, in controller: WKUserContentController) {
+                let wrapped = """
+                (function() {
+                  if (window.isSecureContext) {
+                    \\(providerScript)
+                  }
+                })();
+                """
+                controller.addUserScript(WKUserScript(source: wrapped, injectionTime: .atDocumentStart, forMainFrameOnly: true))
+            }
+            """, note: "A script the app spliced in as code (a value named as script, outside any JavaScript string): code on purpose, not data."),
             .nonTriggering("Bridge.swift", """
             import WebKit
             final class SearchBridge: NSObject, WKScriptMessageHandler {
@@ -177,10 +190,21 @@ public struct JavaScriptInjectionRule: SourceRule {
         let bare = script.strippedOfCasts
         switch bare.kind {
         case .stringLiteral(let segments):
-            return segments.compactMap { segment -> Expression? in
-                guard case .interpolation(let value) = segment else { return nil }
-                return isSafeValue(value, values) ? nil : value
+            var quote: Character?
+            var result: [Expression] = []
+            for segment in segments {
+                switch segment {
+                case .text(let text):
+                    quote = jsQuoteState(after: text, from: quote)
+                case .interpolation(let value):
+                    if isSafeValue(value, values) { continue }
+                    // Script spliced in as code on purpose (`\(providerScript)` outside any JS string):
+                    // the app builds a script from its own scripts.
+                    if quote == nil, isScriptCode(value) { continue }
+                    result.append(value)
+                }
             }
+            return result
         case .binary("+", let lhs, let rhs):
             return operandParts(lhs, values, depth) + operandParts(rhs, values, depth)
         case .call(let callee, let arguments, _):
@@ -224,6 +248,28 @@ public struct JavaScriptInjectionRule: SourceRule {
         guard let name = expression.strippedOfCasts.name else { return false }
         return ["String", "NSString", "init", "stringWithFormat:", "initWithFormat:", "appending", "appendingFormat",
                 "stringByAppendingString:", "stringByAppendingFormat:"].contains(name)
+    }
+
+    /// The JavaScript quote a text leaves open (`'`, `"` or a backtick), given the one open before it.
+    static func jsQuoteState(after text: String, from start: Character?) -> Character? {
+        var quote = start
+        var escaped = false
+        for character in text {
+            if escaped { escaped = false; continue }
+            if character == "\\" { escaped = true; continue }
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "'" || character == "\"" || character == "`" {
+                quote = character
+            }
+        }
+        return quote
+    }
+
+    /// A value named as script code: `providerScript`, `ethJS`, `userScriptSource`, `javaScript`.
+    static func isScriptCode(_ value: Expression) -> Bool {
+        guard let name = value.strippedOfCasts.nameChain.last.map({ $0.lowercased() }) else { return false }
+        return name.hasSuffix("script") || name.hasSuffix("js") || name.hasSuffix("scriptsource") || name == "javascript"
     }
 
     static let numericTypes: Set<String> = ["Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32",
