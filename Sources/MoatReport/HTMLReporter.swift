@@ -171,7 +171,7 @@ private struct Page {
         let groups = ReportSupport.byRule(inventory)
         if let surface = result.surface, !surface.isEmpty {
             out += "<p>Where data enters the app: \(e(SurfaceReport.summaryLine(surface)))</p>\n"
-            out += SurfaceReport.html(surface)
+            out += SurfaceReport.html(surface, plan: TestPlan.make(result))
             if !groups.isEmpty {
                 out += "<h3>Inventory findings</h3>\n"
             }
@@ -350,7 +350,7 @@ private struct Page {
     .controls fieldset{border:0;margin:0;padding:0;display:flex;gap:8px}.controls legend{float:left;margin-right:6px;font-weight:600}
     .search input{padding:4px 8px;border:1px solid var(--line);border-radius:4px;min-width:240px}
     .question{border-left:4px solid var(--line);padding:2px 12px;margin:10px 0}.question.yes{border-left-color:var(--medium)}.question .answer{font-size:13px;color:var(--muted)}
-    .surface-table{width:100%;border-collapse:collapse;margin:6px 0 12px;font-size:14px}.surface-table th,.surface-table td{border-top:1px solid var(--line);padding:4px 6px;text-align:left;vertical-align:top}.surface-table .notes{margin:4px 0;padding-left:18px}.detail{color:var(--muted)}
+    .surface-table{width:100%;border-collapse:collapse;margin:6px 0 12px;font-size:14px}.surface-table th,.surface-table td{border-top:1px solid var(--line);padding:4px 6px;text-align:left;vertical-align:top}.surface-table .notes{margin:4px 0;padding-left:18px}.detail{color:var(--muted)}.plan-links{margin-top:4px;font-size:13px}
     .empty{color:var(--muted)}footer{margin-top:40px;color:var(--muted);font-size:13px}
     [hidden]{display:none!important}
     @media print{.controls{display:none}details{display:block}.rule>summary{list-style:none}}

@@ -195,15 +195,16 @@ public enum SurfaceReport {
     // MARK: HTML
 
     /// The attack-surface sections as HTML (every value escaped).
-    static func html(_ surface: AttackSurface) -> String {
+    /// The surface as HTML tables; with a plan (`moat plan`), each row names its hooks and URL cases.
+    static func html(_ surface: AttackSurface, plan: TestPlan? = nil) -> String {
         func e(_ text: String) -> String { HTML.escape(text) }
         var out = ""
         let units = showsUnits(surface)
         for section in surface.sections where !section.entries.isEmpty {
             out += "<details class=\"surface\" open id=\"surface-\(e(section.key))\"><summary><strong>\(e(section.title))</strong> <span class=\"count\">\(section.entries.count)</span></summary>\n"
             out += "<table class=\"surface-table\"><thead><tr><th>Entry</th><th>Where</th><th>Handled by</th><th>Risk and findings</th></tr></thead><tbody>\n"
-            for entry in section.entries {
-                out += "<tr><td><code>\(e(entry.value))</code>"
+            for (index, entry) in section.entries.enumerated() {
+                out += "<tr id=\"entry-\(e(section.key))-\(index + 1)\"><td><code>\(e(entry.value))</code>"
                 if let kind = entry.kind, !kind.isEmpty { out += " <span class=\"tag\">\(e(kind))</span>" }
                 if units, !entry.unit.isEmpty { out += "<br><span class=\"rule-id\">target \(e(entry.unit))</span>" }
                 if let detail = entry.detail, !detail.isEmpty { out += "<br><span class=\"detail\">\(e(detail))</span>" }
@@ -221,11 +222,25 @@ public enum SurfaceReport {
                     }
                     out += "</ul>"
                 }
+                if let plan { out += planLinks(plan, section: section.key, entry: entry) }
                 out += "</td></tr>\n"
             }
             out += "</tbody></table>\n</details>\n"
         }
         return out
+    }
+}
+
+extension SurfaceReport {
+    /// `hook: Class -selector` and `cases: scheme:// (N in url-cases.txt)` for an entry the plan covers.
+    static func planLinks(_ plan: TestPlan, section: String, entry: AttackSurface.Entry) -> String {
+        guard let links = plan.entryLinks[TestPlan.entryKey(section, entry)], !links.hooks.isEmpty || !links.targets.isEmpty else { return "" }
+        var parts: [String] = links.hooks.map { "hook: <code>\(HTML.escape($0))</code>" }
+        for label in links.targets {
+            let count = plan.targets.first { $0.label == label }?.cases.count ?? 0
+            parts.append("cases: <code>\(HTML.escape(label))</code> (\(count) in url-cases.txt)")
+        }
+        return "<div class=\"plan-links\"><span class=\"rule-id\">moat plan</span> " + parts.joined(separator: " · ") + "</div>"
     }
 }
 

@@ -21,6 +21,9 @@ enum CommandLineInterface {
                            Review a change: findings on changed lines and the threat-model questions.
       surface [PATH ...]   List where data enters the app: URL schemes, universal links, documents,
                            extensions, web views, decoders, endpoints, pasteboard, push, other IPC.
+      plan [PATH ...] --output DIR
+                           Write a dynamic test plan: Frida hooks, URL test cases, a simulator script
+                           and plan.md ordered by risk.
       rules                List the rule catalogue.
       explain RULE         Show a rule's rationale, fix, references and examples.
       help [COMMAND]       Show help for a command.
@@ -100,6 +103,7 @@ enum CommandLineInterface {
             case "baseline": return try baseline(rest)
             case "diff": return try diff(rest)
             case "surface": return try surface(rest)
+            case "plan": return try plan(rest)
             case "rules": return try rules(rest)
             case "explain": return try explain(rest)
             case "help", "--help", "-h": return help(rest)
@@ -116,6 +120,7 @@ enum CommandLineInterface {
             case "baseline": printError(baselineUsage + "\n")
             case "diff": printError(diffUsage + "\n")
             case "surface": printError(surfaceUsage + "\n")
+            case "plan": printError(planUsage + "\n")
             case "rules": printError(rulesUsage + "\n")
             case "explain": printError(explainUsage + "\n")
             default: printError(usage + "\n")
@@ -136,6 +141,7 @@ enum CommandLineInterface {
         case "baseline": print(baselineUsage)
         case "diff": print(diffUsage)
         case "surface": print(surfaceUsage)
+        case "plan": print(planUsage)
         case "rules": print(rulesUsage)
         case "explain": print(explainUsage)
         case nil: print(usage)

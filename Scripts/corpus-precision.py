@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""Precision of Moat on the corpus of real apps (Corpus/apps.json, Corpus/verdicts/).
+
+Usage: corpus-precision.py [--moat PATH] [--app NAME ...] [--json-dir DIR | --from-json DIR]
+                           [--list-limit N] [--sample-medium N] CORPUS_DIR
+
+CORPUS_DIR holds one checkout per app, in the folder named by apps.json ("folder").
+Fetches nothing. Each checkout present is scanned (`moat scan --format json --no-cache`), every
+finding is matched to a verdict by its fingerprint, and precision is printed per rule and overall,
+for high/critical and for medium. See Corpus/README.md for the counting rules.
+"""
+import argparse, collections, json, os, random, subprocess, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+CORPUS = os.path.join(ROOT, "Corpus")
+SAMPLE_SEED = 15  # issue 15; the seeded medium sample (Corpus/README.md)
+
+
+def load_verdicts(app):
+    path = os.path.join(CORPUS, "verdicts", app + ".tsv")
+    verdicts = {}
+    if not os.path.exists(path):
+        return verdicts
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line or line.startswith("#") or line.startswith("fingerprint\t"):
+                continue
+            cols = line.split("\t")
+            if len(cols) < 5:
+                sys.stderr.write(f"{path}:{number}: expected 5 tab-separated columns, skipped\n")
+                continue
+            fingerprint, rule, where, verdict, reason = cols[:5]
+            verdict = verdict.strip()
+            if verdict not in ("TP", "FP", "debatable"):
+                sys.stderr.write(f"{path}:{number}: verdict must be TP, FP or debatable, skipped\n")
+                continue
+            verdicts[fingerprint] = {"rule": rule, "where": where, "verdict": verdict, "reason": reason}
+    return verdicts
+
+
+def non_shipping(finding):
+    """Marked by Moat as test or otherwise non-shipping code: it never fails the gate."""
+    if finding.get("isTestCode"):
+        return True
+    for key in ("nonShipping", "isNonShipping"):
+        if finding.get(key):
+            return True
+    if finding.get("nonShippingReason") or finding.get("shippingReason"):
+        return True
+    if finding.get("shipping") is False:
+        return True
+    return False
+
+
+def scan(moat, folder, json_dir, app):
+    if json_dir:
+        os.makedirs(json_dir, exist_ok=True)
+        out = os.path.join(json_dir, app + ".json")
+    else:
+        handle, out = tempfile.mkstemp(suffix=".json")
+        os.close(handle)
+    proc = subprocess.run([moat, "scan", "--format", "json", "--no-cache", "--output", out, folder],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if proc.returncode not in (0, 1):
+        sys.stderr.write(proc.stderr.decode("utf-8", "replace")[-2000:])
+        raise RuntimeError(f"moat exited {proc.returncode} on {folder}")
+    with open(out, encoding="utf-8") as f:
+        document = json.load(f)
+    if not json_dir:
+        os.unlink(out)
+    return document
+
+
+def bucket(severity):
+    if severity in ("critical", "high"):
+        return "high+"
+    return severity
+
+
+class Tally:
+    def __init__(self):
+        self.c = collections.Counter()
+
+    def add(self, verdict):
+        self.c[verdict] += 1
+
+    def line(self):
+        tp, fp, deb, none = self.c["TP"], self.c["FP"], self.c["debatable"], self.c[None]
+        judged = tp + fp
+        prec = f"{100.0 * tp / judged:5.1f} %" if judged else "    n/a"
+        half = f"{100.0 * (tp + deb / 2) / (judged + deb):5.1f} %" if judged + deb else "    n/a"
+        return (f"{prec}  TP {tp:3d}  FP {fp:3d}  debatable {deb:3d}  no verdict {none:3d}"
+                f"  (debatable as half: {half})"), (tp, fp)
+
+
+def medium_sample(findings, size):
+    """The seeded sample of medium findings to judge by hand (sorted by fingerprint, then drawn)."""
+    medium = sorted(f["fingerprint"] for f in findings)
+    if len(medium) <= size:
+        return medium
+    return sorted(random.Random(SAMPLE_SEED).sample(medium, size))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("corpus_dir")
+    parser.add_argument("--moat", default=os.path.join(ROOT, ".build", "debug", "moat"))
+    parser.add_argument("--app", action="append", help="only this app (repeatable)")
+    parser.add_argument("--json-dir", help="keep each app's JSON report in this folder")
+    parser.add_argument("--from-json", metavar="DIR",
+                        help="do not scan: read each app's report from DIR/<name>.json (written by --json-dir)")
+    parser.add_argument("--list-limit", type=int, default=40,
+                        help="findings without a verdict listed per app and bucket (default 40, 0 = all)")
+    parser.add_argument("--sample-medium", type=int, default=0,
+                        help="also print the seeded sample of N medium findings per app (for judging)")
+    args = parser.parse_args()
+
+    if not args.from_json and not os.access(args.moat, os.X_OK):
+        sys.stderr.write(f"moat not found or not executable: {args.moat} (build it: swift build --product moat)\n")
+        return 2
+    if not os.path.isdir(args.corpus_dir):
+        sys.stderr.write(f"not a folder: {args.corpus_dir}\n")
+        return 2
+    with open(os.path.join(CORPUS, "apps.json"), encoding="utf-8") as f:
+        apps = json.load(f)["apps"]
+    if args.app:
+        apps = [a for a in apps if a["name"] in args.app]
+
+    per_rule = {"high+": collections.defaultdict(Tally), "medium": collections.defaultdict(Tally)}
+    per_app = {"high+": collections.defaultdict(Tally), "medium": collections.defaultdict(Tally)}
+    overall = {"high+": Tally(), "medium": Tally()}
+    counts = collections.defaultdict(collections.Counter)
+    unjudged = []
+    scanned = 0
+    for app in apps:
+        folder = os.path.join(args.corpus_dir, app["folder"])
+        if not os.path.isdir(folder):
+            print(f"# {app['name']}: no checkout at {folder}, skipped")
+            continue
+        try:
+            if args.from_json:
+                with open(os.path.join(args.from_json, app["name"] + ".json"), encoding="utf-8") as f:
+                    document = json.load(f)
+            else:
+                document = scan(args.moat, folder, args.json_dir, app["name"])
+        except (RuntimeError, OSError, ValueError) as error:
+            print(f"# {app['name']}: cannot scan: {error}")
+            continue
+        scanned += 1
+        verdicts = load_verdicts(app["name"])
+        findings = document.get("findings", [])
+        mediums = []
+        for finding in findings:
+            sev = finding["severity"]
+            c = counts[app["name"]]
+            c[sev] += 1
+            if finding.get("suppression"):
+                c["suppressed"] += 1
+                continue
+            if non_shipping(finding):
+                c["non-shipping " + sev] += 1
+                continue
+            b = bucket(sev)
+            if b not in per_rule:
+                continue
+            if b == "medium":
+                mediums.append(finding)
+            v = verdicts.get(finding["fingerprint"])
+            verdict = v["verdict"] if v else None
+            per_rule[b][finding["ruleId"]].add(verdict)
+            per_app[b][app["name"]].add(verdict)
+            overall[b].add(verdict)
+            if verdict is None:
+                unjudged.append((app["name"], b, finding))
+        c["errors"] = len(document.get("errors", []))
+        if args.sample_medium:
+            print(f"# {app['name']}: seeded medium sample (seed {SAMPLE_SEED}, {args.sample_medium}):")
+            wanted = set(medium_sample(mediums, args.sample_medium))
+            for f in mediums:
+                if f["fingerprint"] in wanted:
+                    mark = verdicts.get(f["fingerprint"], {}).get("verdict", "-")
+                    loc = f["location"]
+                    print(f"  {mark:9s} {f['fingerprint']}  {f['ruleId']}  {loc.get('path')}:{loc.get('line')}")
+
+    if not scanned:
+        sys.stderr.write("no checkout found: nothing scanned\n")
+        return 2
+
+    severities = ["critical", "high", "medium", "low", "info"]
+    print("\n== Findings per app (shipping code; non-shipping and suppressed counted apart) ==")
+    print(f"{'app':20s} " + " ".join(f"{s:>8s}" for s in severities) + "  non-shipping  suppressed  errors")
+    for name, c in counts.items():
+        ns = sum(v for k, v in c.items() if k.startswith("non-shipping"))
+        print(f"{name:20s} " + " ".join(f"{c[s] - c['non-shipping ' + s]:8d}" for s in severities)
+              + f"  {ns:12d}  {c['suppressed']:10d}  {c['errors']:6d}")
+
+    flagged = []
+    for b, title in (("high+", "critical + high"), ("medium", "medium")):
+        print(f"\n== Precision, {title}: TP / (TP + FP); debatable excluded ==")
+        print(f"{'overall':20s} {overall[b].line()[0]}")
+        for name, t in sorted(per_app[b].items()):
+            print(f"  {name:18s} {t.line()[0]}")
+        print("  per rule:")
+        for rule, t in sorted(per_rule[b].items()):
+            text, (tp, fp) = t.line()
+            total = sum(t.c.values())
+            print(f"  {rule:18s} {text}")
+            if total >= 5 and tp + fp and tp / (tp + fp) < 0.5:
+                flagged.append((rule, title, tp, fp, total))
+
+    print("\n== Rules with 5 or more findings below 50 % precision ==")
+    if not flagged:
+        print("  none")
+    for rule, title, tp, fp, total in flagged:
+        print(f"  {rule} ({title}): {tp} TP, {fp} FP of {total} findings")
+
+    print("\n== Findings with no verdict yet ==")
+    if not unjudged:
+        print("  none")
+    shown = collections.Counter()
+    for name, b, f in unjudged:
+        shown[(name, b)] += 1
+        if args.list_limit and shown[(name, b)] > args.list_limit:
+            continue
+        loc = f["location"]
+        print(f"  {name:18s} {f['severity']:8s} {f['fingerprint']}  {f['ruleId']}  {loc.get('path')}:{loc.get('line')}")
+    for (name, b), n in sorted(shown.items()):
+        if args.list_limit and n > args.list_limit:
+            print(f"  {name}: {n - args.list_limit} more {b} findings without verdict not listed (--list-limit 0 lists all)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
