@@ -79,13 +79,13 @@ public struct JavaScriptInjectionRule: SourceRule {
             .nonTriggering("Providers.swift", """
             import WebKit
             func install(providerScript: String, in controller: WKUserContentController) {
-                let wrapped = """
+                let wrapped = \"\"\"
                 (function() {
                   if (window.isSecureContext) {
                     \\(providerScript)
                   }
                 })();
-                """
+                \"\"\"
                 controller.addUserScript(WKUserScript(source: wrapped, injectionTime: .atDocumentStart, forMainFrameOnly: true))
             }
             """, note: "A script the app spliced in as code (a value named as script, outside any JavaScript string): code on purpose, not data."),
