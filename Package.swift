@@ -43,6 +43,8 @@ let package = Package(
     products: [
         .executable(name: "moat", targets: ["moat"]),
         .executable(name: "moat-bench", targets: ["moat-bench"]),
+        // `swift package moat` in any package that depends on this one (see the README).
+        .plugin(name: "MoatPlugin", targets: ["MoatPlugin"]),
     ] + fuzzProducts,
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
@@ -55,6 +57,12 @@ let package = Package(
         .target(name: "MoatReport", dependencies: ["MoatCore", "MoatScan", "MoatRules"]),
         .executableTarget(name: "moat", dependencies: ["MoatCore", "MoatScan", "MoatReport", "MoatRules"]),
         .executableTarget(name: "moat-bench", dependencies: ["MoatCore", "MoatScan", "MoatSyntax"]),
+        // A command plugin that runs the `moat` built here on the package it is invoked in. No permission:
+        // it reads the package, caches in its own work folder and reports on standard output.
+        .plugin(name: "MoatPlugin",
+                capability: .command(intent: .custom(verb: "moat", description: "Scan this package's sources with Moat (iOS security analysis)"),
+                                     permissions: []),
+                dependencies: ["moat"]),
         // Test-only fixture writers (Mach-O, ZIP, DER/CMS, code signatures) and the runner of the built `moat`,
         // shared by the test targets
         // (imported with `@testable`).

@@ -22,7 +22,7 @@ public struct GitLabReporter: Reporter {
         let tool: JSONValue = [
             "id": "moat",
             "name": "Moat",
-            "version": .string(result.toolVersion),
+            "version": .string(result.toolVersion + "+rules." + result.rulesFingerprint),
             "url": .string(MoatVersion.informationURI),
             "vendor": ["name": "Moat"],
         ]

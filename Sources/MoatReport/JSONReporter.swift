@@ -2,7 +2,7 @@ import Foundation
 import MoatCore
 import MoatScan
 
-/// `{ "tool": {name, version}, "findings": [...], "errors": [{path, message}], "summary": {...} }`.
+/// `{ "tool": {name, version, rulesFingerprint}, "findings": [...], "errors": [{path, message}], "summary": {...} }`.
 public struct JSONReporter: Reporter {
     public init() {}
 
@@ -10,6 +10,7 @@ public struct JSONReporter: Reporter {
         struct Tool: Encodable {
             var name: String
             var version: String
+            var rulesFingerprint: String
         }
         struct Summary: Encodable {
             var filesScanned: Int
@@ -19,6 +20,10 @@ public struct JSONReporter: Reporter {
             var bySeverity: [String: Int]
             var failOn: String
             var failing: Int
+            /// With `--min-severity`: that level, and how many findings below it are left out of `findings`
+            /// (they still count in `failing`).
+            var minSeverity: String?
+            var notShownBelowMinSeverity: Int?
         }
         struct BaselineSummary: Encodable {
             /// Findings the baseline knows, left out of `findings`.
@@ -39,12 +44,14 @@ public struct JSONReporter: Reporter {
         for severity in Severity.allCases { bySeverity[severity.rawValue] = 0 }
         for (severity, count) in result.countsBySeverity() { bySeverity[severity.rawValue] = count }
         let document = Document(
-            tool: .init(name: result.toolName, version: result.toolVersion),
+            tool: .init(name: result.toolName, version: result.toolVersion, rulesFingerprint: result.rulesFingerprint),
             findings: result.findings, errors: result.errors,
             summary: .init(filesScanned: result.filesScanned, findings: result.activeFindings.count,
                            suppressed: result.findings.count - result.activeFindings.count, errors: result.errors.count,
                            bySeverity: bySeverity, failOn: options.failOn.rawValue,
-                           failing: result.findings(atOrAbove: options.failOn).count),
+                           failing: result.findings(atOrAbove: options.failOn).count,
+                           minSeverity: result.minimumSeverity?.rawValue,
+                           notShownBelowMinSeverity: result.minimumSeverity.map { _ in result.belowMinimum.count }),
             baseline: result.baseline.map { Document.BaselineSummary(unchanged: $0.unchanged.count, absent: $0.absent) },
             changeReview: result.changeReview)
         let encoder = JSONEncoder()

@@ -21,7 +21,7 @@ public struct MarkdownReporter: Reporter {
         if let bundle = result.bundleIdentifier { out += " (\(Markdown.escape(bundle)))" }
         out += "\n\n"
         let failing = result.findings(atOrAbove: options.failOn).count
-        out += "Scanned \(result.filesScanned) file\(result.filesScanned == 1 ? "" : "s") with \(Markdown.escape(result.toolName)) \(Markdown.escape(result.toolVersion)). "
+        out += "Scanned \(result.filesScanned) file\(result.filesScanned == 1 ? "" : "s") with \(Markdown.escape(result.toolName)) \(Markdown.escape(result.toolVersion)) (rules \(Markdown.escape(result.rulesFingerprint))). "
         out += failing == 0
             ? "No finding at or above **\(options.failOn.rawValue)**.\n\n"
             : "**\(failing) finding\(failing == 1 ? "" : "s") at or above \(options.failOn.rawValue)**.\n\n"

@@ -9,15 +9,22 @@ public struct ReportOptions: Sendable {
     public var failOn: Severity = .high
     /// Include suppressed findings in human formats.
     public var showSuppressed = false
+    /// List findings in test code in the text format (otherwise counted in its "not shown" line).
+    public var showTestCode = false
+    /// List inventory findings (rules marked `isInventory`) in the text format (otherwise counted).
+    public var showInventory = false
     /// Where Markdown links to a file point: `<base>/<path>#L<line>` (for example
     /// `https://github.com/OWNER/REPO/blob/SHA`). Without it, locations are shown without links.
     public var sourceLinkBase: String?
 
-    public init(color: Bool = false, failOn: Severity = .high, showSuppressed: Bool = false, sourceLinkBase: String? = nil) {
+    public init(color: Bool = false, failOn: Severity = .high, showSuppressed: Bool = false, sourceLinkBase: String? = nil,
+                showTestCode: Bool = false, showInventory: Bool = false) {
         self.color = color
         self.failOn = failOn
         self.showSuppressed = showSuppressed
         self.sourceLinkBase = sourceLinkBase
+        self.showTestCode = showTestCode
+        self.showInventory = showInventory
     }
 }
 
@@ -48,7 +55,7 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     /// One line per format, for `--help`.
     public var summary: String {
         switch self {
-        case .text: "human-readable, grouped by file (default)"
+        case .text: "human-readable: what fails the gate first, then the rest by file (default)"
         case .json: "findings, errors and a summary as JSON"
         case .sarif: "SARIF 2.1.0 for GitHub code scanning and SARIF viewers"
         case .xcode: "path:line:column: error|warning: lines for Xcode build phases"

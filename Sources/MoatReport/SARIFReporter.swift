@@ -59,6 +59,10 @@ public struct SARIFReporter: Reporter {
         if let name = result.appName { runProperties["appName"] = .string(name) }
         if let bundle = result.bundleIdentifier { runProperties["bundleIdentifier"] = .string(bundle) }
         if let surface = result.surface { runProperties["attackSurface"] = SurfaceReport.jsonValue(surface) }
+        if let minimum = result.minimumSeverity {
+            runProperties["minSeverity"] = .string(minimum.rawValue)
+            runProperties["notShownBelowMinSeverity"] = .int(result.belowMinimum.count)
+        }
         if let baseline = result.baseline {
             runProperties["baseline"] = ["unchanged": .int(baseline.unchanged.count), "absent": .int(baseline.absent.count),
                                          "new": .int(result.findings.count)]
@@ -71,6 +75,7 @@ public struct SARIFReporter: Reporter {
                 "semanticVersion": .string(result.toolVersion),
                 "informationUri": .string(MoatVersion.informationURI),
                 "rules": .array(rules.map(Self.descriptor)),
+                "properties": ["rulesFingerprint": .string(result.rulesFingerprint)],
             ]],
             "invocations": [invocation],
             "columnKind": "utf16CodeUnits",

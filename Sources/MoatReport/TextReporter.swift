@@ -1,17 +1,43 @@
 import MoatCore
 import MoatScan
 
-/// Human-readable output grouped by file, with the source line and the fix. Colour only when asked
-/// (the CLI asks on a TTY).
+/// Human-readable output. It opens with the findings that fail the gate (at or above `--fail-on`, outside
+/// test code), most severe first; then lists the other findings grouped by file, with the source line, the
+/// fix and the dataflow steps; then baseline, change review, errors and the attack surface; and ends with
+/// the summary (tool version and rules fingerprint) and one line saying what was not shown and why. Colour
+/// only when asked (the CLI asks on a TTY).
 public struct TextReporter: Reporter {
     public init() {}
+
+    /// Why a finding is not listed, in the order the reasons are checked (a finding counts under its first).
+    enum HiddenReason: CaseIterable {
+        case suppressed, belowMinimum, testCode, inventory
+    }
+
+    /// The reason a finding in `result.findings` is left out of the listing, or nil when it is listed.
+    static func hiddenReason(_ finding: Finding, _ result: ScanResult, _ options: ReportOptions) -> HiddenReason? {
+        if finding.suppression != nil && !options.showSuppressed { return .suppressed }
+        if finding.isTestCode && !options.showTestCode { return .testCode }
+        if !options.showInventory && ReportSupport.isInventory(finding, in: result) { return .inventory }
+        return nil
+    }
 
     public func render(_ result: ScanResult, options: ReportOptions) -> String {
         let paint = Paint(enabled: options.color)
         var out = ""
-        let findings = options.showSuppressed ? result.findings : result.activeFindings
+        let listed = result.findings.filter { Self.hiddenReason($0, result, options) == nil }
+        let gate = Set(result.findings(atOrAbove: options.failOn).map(Self.identity))
+        let failing = listed.filter { gate.contains(Self.identity($0)) }
+            .sorted { $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1) }
+        let rest = listed.filter { !gate.contains(Self.identity($0)) }
+
+        if !failing.isEmpty {
+            out += "\n" + paint.bold("Fails the gate (\(failing.count) at or above \(options.failOn.rawValue)):") + "\n"
+            for finding in failing { out += Self.entry(finding, place: ReportSupport.place(finding.location) + "  ", paint: paint) }
+            if !rest.isEmpty { out += "\n" + paint.bold("Other findings, by file:") + "\n" }
+        }
         var currentPath: String?
-        for finding in findings {
+        for finding in rest {
             if finding.location.path != currentPath {
                 currentPath = finding.location.path
                 out += "\n" + paint.bold(finding.location.path) + "\n"
@@ -19,21 +45,10 @@ public struct TextReporter: Reporter {
             let location = finding.location
             let where_ = location.keyPath.map { "\(location.line) (\($0))" } ?? location.symbol.map { "(\($0))" }
                 ?? "\(location.line):\(location.column)"
-            var tags = [finding.severity.rawValue.uppercased(), finding.ruleId]
-            if finding.confidence != .high { tags.append("\(finding.confidence.rawValue) confidence") }
-            if finding.isTestCode { tags.append("test code") }
-            if finding.suppression != nil { tags.append("suppressed") }
-            out += "  \(where_)  " + paint.severity(finding.severity, "[" + tags.joined(separator: " · ") + "]") + " " + finding.message + "\n"
-            if let evidence = finding.evidence, !evidence.isEmpty, location.keyPath == nil, evidence != location.symbol {
-                out += "      " + paint.dim("│ " + evidence) + "\n"
-            }
-            for step in finding.related {
-                out += "      " + paint.dim("↳ \(step.location.path):\(step.location.line): \(step.message)") + "\n"
-            }
-            out += "      fix: " + finding.fix + "\n"
+            out += Self.entry(finding, place: where_ + "  ", paint: paint)
         }
         if let baseline = result.baseline {
-            out += "\n" + paint.bold("Baseline:") + " \(baseline.unchanged.count) known finding\(baseline.unchanged.count == 1 ? "" : "s") not shown, \(result.findings.count) new"
+            out += "\n" + paint.bold("Baseline:") + " \(baseline.unchanged.count) known finding\(baseline.unchanged.count == 1 ? "" : "s") not shown, \(result.findings.count + result.belowMinimum.count) new"
             if baseline.absent.isEmpty {
                 out += ".\n"
             } else {
@@ -49,16 +64,79 @@ public struct TextReporter: Reporter {
         if let surface = result.surface, !surface.isEmpty, result.changeReview == nil {
             out += "\n" + paint.bold("Attack surface:") + " " + SurfaceReport.summaryLine(surface) + " See `moat surface` for each entry.\n"
         }
-        let counts = result.countsBySeverity()
+        // Counts cover every active finding, shown or not.
+        var counts: [Severity: Int] = [:]
+        for finding in result.findings + result.belowMinimum where finding.suppression == nil { counts[finding.severity, default: 0] += 1 }
         let parts = Severity.allCases.reversed().compactMap { severity -> String? in
             guard let count = counts[severity], count > 0 else { return nil }
             return "\(count) \(severity.rawValue)"
         }
-        let failing = result.findings(atOrAbove: options.failOn).count
-        out += "\n" + paint.bold("Moat \(result.toolVersion)") + ": \(result.filesScanned) files, "
+        let failingCount = result.findings(atOrAbove: options.failOn).count
+        out += "\n" + paint.bold("Moat \(result.toolVersion)") + " (rules \(result.rulesFingerprint)): \(result.filesScanned) files, "
             + (parts.isEmpty ? "no findings" : parts.joined(separator: ", "))
             + (result.errors.isEmpty ? "" : ", \(result.errors.count) could not be analyzed")
-            + "; \(failing) at or above \(options.failOn.rawValue).\n"
+            + "; \(failingCount) at or above \(options.failOn.rawValue).\n"
+        if let hidden = Self.notShownLine(result, options) { out += paint.dim(hidden) + "\n" }
+        return out
+    }
+
+    /// "12 low, 40 in test code and 30 inventory entries not shown (…how to show them)", or nil when
+    /// everything was listed. Built from what the result holds: the findings `--min-severity` left out, and
+    /// those of `result.findings` this format does not list (suppressed, in test code, inventory).
+    static func notShownLine(_ result: ScanResult, _ options: ReportOptions) -> String? {
+        var parts: [String] = []
+        var flags: [String] = []
+        var below: [Severity: Int] = [:]
+        var suppressed = 0
+        for finding in result.belowMinimum {
+            if finding.suppression != nil && !options.showSuppressed { suppressed += 1 } else { below[finding.severity, default: 0] += 1 }
+        }
+        var byReason: [HiddenReason: Int] = [:]
+        for finding in result.findings {
+            if let reason = hiddenReason(finding, result, options) { byReason[reason, default: 0] += 1 }
+        }
+        suppressed += byReason[.suppressed] ?? 0
+        for severity in Severity.allCases.reversed() {
+            if let count = below[severity], count > 0 { parts.append("\(count) \(severity.rawValue)") }
+        }
+        if let count = byReason[.testCode] {
+            parts.append("\(count) in test code")
+            flags.append("--show-test-code")
+        }
+        if let count = byReason[.inventory] {
+            parts.append("\(count) inventory entr\(count == 1 ? "y" : "ies")")
+            flags.append("--show-inventory")
+        }
+        if suppressed > 0 {
+            parts.append("\(suppressed) suppressed")
+            flags.append("--show-suppressed")
+        }
+        guard !parts.isEmpty else { return nil }
+        var hints: [String] = []
+        if !below.isEmpty, let minimum = result.minimumSeverity { hints.append("below --min-severity \(minimum.rawValue)") }
+        if !flags.isEmpty { hints.append(flags.joined(separator: ", ") + " to list them") }
+        let list = parts.count == 1 ? parts[0] : parts.dropLast().joined(separator: ", ") + " and " + parts[parts.count - 1]
+        return list + " not shown (" + hints.joined(separator: "; ") + ")."
+    }
+
+    static func identity(_ finding: Finding) -> String {
+        finding.fingerprint + "|" + finding.ruleId + "|" + finding.location.path + "|\(finding.location.line):\(finding.location.column)"
+    }
+
+    static func entry(_ finding: Finding, place: String, paint: Paint) -> String {
+        var tags = [finding.severity.rawValue.uppercased(), finding.ruleId]
+        if finding.confidence != .high { tags.append("\(finding.confidence.rawValue) confidence") }
+        if finding.isTestCode { tags.append("test code") }
+        if finding.suppression != nil { tags.append("suppressed") }
+        var out = "  \(place)" + paint.severity(finding.severity, "[" + tags.joined(separator: " · ") + "]") + " " + finding.message + "\n"
+        let location = finding.location
+        if let evidence = finding.evidence, !evidence.isEmpty, location.keyPath == nil, evidence != location.symbol {
+            out += "      " + paint.dim("│ " + evidence) + "\n"
+        }
+        for step in finding.related {
+            out += "      " + paint.dim("↳ \(step.location.path):\(step.location.line): \(step.message)") + "\n"
+        }
+        out += "      fix: " + finding.fix + "\n"
         return out
     }
 }

@@ -22,18 +22,19 @@ public struct Analyzer: Sendable {
         interfaceBuilderRules = instances.compactMap(\.asInterfaceBuilderRule)
     }
 
+    /// Runs the source rules on a file analyzed alone (no context from other files).
     public func analyze(_ file: CodeFile) -> [Finding] {
-        analyze(file, deadline: .max).findings
+        analyze(SourceUnit(code: file), deadline: .max).findings
     }
 
     /// Runs the source rules until the deadline (`DispatchTime` uptime nanoseconds). When it passes, the
     /// remaining rules are skipped and the id of the last rule that ran is returned as `overran`.
-    public func analyze(_ file: CodeFile, deadline: UInt64) -> (findings: [Finding], overran: String?) {
+    public func analyze(_ unit: SourceUnit, deadline: UInt64) -> (findings: [Finding], overran: String?) {
         var findings: [Finding] = []
-        for rule in sourceRules where type(of: rule).languages.contains(file.language) {
+        for rule in sourceRules where type(of: rule).languages.contains(unit.code.language) {
             var sink = FindingSink(rule: type(of: rule).description)
             let start = DispatchTime.now().uptimeNanoseconds
-            rule.check(file, &sink)
+            rule.check(unit, &sink)
             findings.append(contentsOf: sink.findings)
             let now = DispatchTime.now().uptimeNanoseconds
             RuleProfile.shared?.add(type(of: rule).description.id, nanoseconds: now &- start)

@@ -39,7 +39,7 @@ struct BuiltAppAnalysis {
 
     /// Every bundle of a read app.
     func analyze(_ app: BuiltApp) -> FileOutcome {
-        var outcome = FileOutcome()
+        var outcome = FileOutcome(payload: .builtApp(plists: []))
         for item in app.skipped {
             outcome.errors.append(ScanError(path: item.displayPath, message: "skipped: \(item.reason)"))
         }
@@ -71,7 +71,7 @@ struct BuiltAppAnalysis {
                 infoPlist = document
                 if isApplicationLike {
                     outcome.findings += analyzer.analyze(document)
-                    outcome.bundlePlists.append(document)
+                    outcome.addBundlePlist(document)
                 }
             } catch {
                 outcome.errors.append(ScanError(path: file.displayPath, message: "cannot read property list: \(Self.describe(error))"))
@@ -81,7 +81,7 @@ struct BuiltAppAnalysis {
             do {
                 let document = try app.propertyList(file, kind: .privacyManifest)
                 outcome.findings += analyzer.analyze(document)
-                outcome.bundlePlists.append(document)
+                outcome.addBundlePlist(document)
             } catch {
                 outcome.errors.append(ScanError(path: file.displayPath, message: "cannot read property list: \(Self.describe(error))"))
             }
@@ -106,13 +106,13 @@ struct BuiltAppAnalysis {
             if let binary = load(executable, in: app, role: role, bundle: context, into: &outcome) {
                 if let entitlements = binary.entitlements {
                     outcome.findings += analyzer.analyze(entitlements)
-                    outcome.bundlePlists.append(entitlements)
+                    outcome.addBundlePlist(entitlements)
                 } else if isApplicationLike, let profile, let granted = profile.entitlements, granted.entries != nil {
                     // No signed entitlements: the profile's say what the app may have.
                     let document = PropertyListDocument(path: profile.document.path, format: profile.document.format,
                                                         kind: .entitlements, root: granted.withoutLines())
                     outcome.findings += analyzer.analyze(document)
-                    outcome.bundlePlists.append(document)
+                    outcome.addBundlePlist(document)
                 }
                 outcome.findings += analyzer.analyze(binary)
             }

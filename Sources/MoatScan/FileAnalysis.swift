@@ -5,20 +5,48 @@ import MoatFormats
 import MoatRules
 import MoatSyntax
 
-/// What one file contributed to the scan.
+/// What one file contributed to the scan: its findings, its errors, and what the rest of the scan reads
+/// from it, which depends on the kind of input.
 struct FileOutcome: Sendable {
     var findings: [Finding] = []
     var errors: [ScanError] = []
-    var summary: SourceSummary?
-    var plist: PropertyListDocument?
-    /// Property lists of a built app (Info.plists, signed entitlements, privacy manifests), for the app rules.
-    var bundlePlists: [PropertyListDocument] = []
-    var project: XcodeProject?
-    var interfaceBuilder: InterfaceBuilderDocument?
-    var suppressions: [SuppressionDirective] = []
-    /// What the dataflow analysis of a source file tells other files, and what they told it.
-    var facts: StoredFacts?
-    var context: DataflowContext?
+    var payload: Payload = .nothing
+
+    enum Payload: Sendable {
+        /// Nothing for the rest of the scan: the file could not be read or is not analyzed.
+        case nothing
+        case source(SourcePayload)
+        case propertyList(PropertyListDocument)
+        case project(XcodeProject)
+        case interfaceBuilder(InterfaceBuilderDocument)
+        /// A built app (or a lone binary): the property lists of its bundles (Info.plists, signed
+        /// entitlements, privacy manifests), for the app rules.
+        case builtApp(plists: [PropertyListDocument])
+    }
+
+    /// What a source file gives the app model and the cross-file rounds.
+    struct SourcePayload: Sendable {
+        var summary: SourceSummary
+        var suppressions: [SuppressionDirective]
+        /// What the dataflow analysis of the file tells other files (nil when no dataflow rule ran).
+        var facts: StoredFacts?
+        /// What other files told this file's analysis.
+        var context: DataflowContext?
+    }
+
+    var source: SourcePayload? {
+        if case .source(let source) = payload { return source }
+        return nil
+    }
+
+    /// A property list of a built app's bundle.
+    mutating func addBundlePlist(_ plist: PropertyListDocument) {
+        guard case .builtApp(let plists) = payload else {
+            payload = .builtApp(plists: [plist])
+            return
+        }
+        payload = .builtApp(plists: plists + [plist])
+    }
 }
 
 /// A file's dataflow facts: in full after an analysis, or as the index and the encoded form of a cache
@@ -103,16 +131,14 @@ struct FileAnalysis: Sendable {
             data = bytes
         }
         let isSource = file.kind == .swift || file.kind == .cFamily
-        outcome.context = context
         let key = isSource ? cache?.key(path: file.path, content: data, context: context) : nil
         // An entry whose facts are corrupt is a miss.
         if let key, let entry = cache?.load(key), case let facts = entry.facts.flatMap(StoredFacts.init(encoded:)),
            entry.facts == nil || facts != nil {
             outcome.findings = entry.findings
-            outcome.summary = entry.summary
-            outcome.suppressions = entry.suppressions
             outcome.errors = entry.errors
-            outcome.facts = facts
+            outcome.payload = .source(FileOutcome.SourcePayload(summary: entry.summary, suppressions: entry.suppressions,
+                                                                facts: facts, context: context))
             return outcome
         }
         switch loader.load(file, data: data) {
@@ -120,27 +146,27 @@ struct FileAnalysis: Sendable {
             outcome.errors.append(error)
         case .success(.code(let code)):
             let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, budget) * 1_000_000_000)
-            Dataflow.pin(code, context: context)
-            let (findings, overran) = analyzer.analyze(code, deadline: deadline)
-            outcome.facts = Dataflow.release(code).map(StoredFacts.init)
+            let unit = SourceUnit(code: code, context: context)
+            let (findings, overran) = analyzer.analyze(unit, deadline: deadline)
             outcome.findings = findings
             if let overran {
                 outcome.errors.append(ScanError(path: file.path, message: "analysis exceeded the \(Int(budget))-second budget for one file; rules not run after \(overran)"))
             }
-            outcome.summary = SourceSummary(file: code)
-            outcome.suppressions = SuppressionDirective.directives(in: code)
-            if let key, let summary = outcome.summary {
-                cache?.store(ResultCache.Entry(findings: outcome.findings, summary: summary, suppressions: outcome.suppressions,
-                                               errors: outcome.errors, facts: outcome.facts?.encoded), for: key)
+            let source = FileOutcome.SourcePayload(summary: SourceSummary(file: code), suppressions: SuppressionDirective.directives(in: code),
+                                                   facts: unit.factsIfAnalyzed.map(StoredFacts.init), context: context)
+            outcome.payload = .source(source)
+            if let key {
+                cache?.store(ResultCache.Entry(findings: outcome.findings, summary: source.summary, suppressions: source.suppressions,
+                                               errors: outcome.errors, facts: source.facts?.encoded), for: key)
             }
         case .success(.propertyList(let plist)):
             outcome.findings = analyzer.analyze(plist)
-            outcome.plist = plist
+            outcome.payload = .propertyList(plist)
         case .success(.xcodeProject(let project)):
-            outcome.project = project
+            outcome.payload = .project(project)
         case .success(.interfaceBuilder(let document)):
             outcome.findings = analyzer.analyze(document)
-            outcome.interfaceBuilder = document
+            outcome.payload = .interfaceBuilder(document)
         case .success(.unsupported):
             break
         }

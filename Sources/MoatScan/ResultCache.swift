@@ -1,17 +1,23 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import MoatCore
 import MoatRules
 import MoatSyntax
 
-/// Per-file analysis results of source files, keyed by content hash, tool version, the rules that ran
-/// and the file's path. A second scan of an unchanged tree only reads and hashes files.
+/// Per-file analysis results of source files, keyed by content hash, tool version, rules fingerprint, the
+/// rules that ran and the file's path. A second scan of an unchanged tree only reads and hashes files.
 ///
 /// Layout: `<cache dir>/v1/<first two hex digits>/<key>.json`: the entry's JSON, then (for source files
 /// analyzed by the dataflow rules) a newline and the file's dataflow facts (`FactsCoding`). Entries are written
 /// atomically; an unreadable or corrupt entry is a miss, never an error (corrupt facts count as none).
+///
+/// Where: by default in the user's cache folder (`userCacheBase`), one folder per scanned root
+/// (`folder(forRoots:in:)`), never in the scanned tree. Size: `trim` evicts the least recently used
+/// entries (a hit refreshes an entry's modification time) once the cache holds more than its limit.
 public struct ResultCache: Sendable {
     public struct Entry: Codable, Sendable {
         public var findings: [Finding]
@@ -27,16 +33,20 @@ public struct ResultCache: Sendable {
         }
     }
 
+    /// The folder older Moat versions wrote into the scanned tree; discovery still skips it.
     public static let defaultFolderName = ".moat-cache"
+    /// The default size limit of the whole cache (all scanned roots together): 200 MB.
+    public static let defaultLimitBytes: Int64 = 200 * 1024 * 1024
     public let directory: URL
     let salt: String
 
-    /// `ruleIds` are the rules that ran: a different selection gives different results. The running
-    /// executable's identity (path, size, modification time) is part of the key too, so a rebuilt Moat
-    /// never reuses results of an older analyzer with the same version number.
+    /// `ruleIds` are the rules that ran: a different selection gives different results. The tool version,
+    /// the rules fingerprint and the running executable's identity (path, size, modification time) are part
+    /// of the key too, so a rebuilt Moat never reuses results of an older analyzer with the same version.
     public init(directory: URL, ruleIds: [String]) {
         self.directory = directory
-        self.salt = MoatVersion.current + "|" + Self.executableIdentity + "|" + ruleIds.sorted().joined(separator: ",")
+        self.salt = MoatVersion.current + "|" + RulesFingerprint.current + "|" + Self.executableIdentity + "|"
+            + ruleIds.sorted().joined(separator: ",")
     }
 
     static let executableIdentity: String = {
@@ -71,7 +81,10 @@ public struct ResultCache: Sendable {
     }
 
     public func load(_ key: String) -> Entry? {
-        guard let data = try? Data(contentsOf: url(for: key)) else { return nil }
+        let location = url(for: key)
+        guard let data = try? Data(contentsOf: location) else { return nil }
+        // A hit is a use: the entry becomes the most recently used one for `trim`.
+        _ = location.withUnsafeFileSystemRepresentation { path in path.map { utimes($0, nil) } }
         // The entry's JSON has no raw newline; the facts follow the first one.
         let newline: Int? = data.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress, let found = memchr(base, 0x0A, bytes.count) else { return nil }
@@ -96,5 +109,94 @@ public struct ResultCache: Sendable {
         } catch {
             // A cache that cannot be written only costs time.
         }
+    }
+
+    // MARK: Where the cache lives, and how big it may grow
+
+    /// Moat's folder in the user's cache folder: `$XDG_CACHE_HOME/moat` (an absolute `XDG_CACHE_HOME`, on
+    /// any system), else `~/Library/Caches/moat` on macOS and `~/.cache/moat` elsewhere. Nil without a home.
+    public static func userCacheBase(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("moat", isDirectory: true)
+        }
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? FileManager.default.homeDirectoryForCurrentUser.path
+        guard home.hasPrefix("/"), home != "/" else { return nil }
+        #if os(macOS)
+        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent("Library/Caches/moat", isDirectory: true)
+        #else
+        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache/moat", isDirectory: true)
+        #endif
+    }
+
+    /// The cache folder of a scan of these roots inside `base`: named by a hash of their absolute paths,
+    /// so scans of different trees never share (or evict each other's) entries by accident.
+    public static func folder(forRoots roots: [String], in base: URL) -> URL {
+        let absolute = roots.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path }
+        let digest = SHA256.hex(absolute.joined(separator: "\u{0}"))
+        return base.appendingPathComponent(String(digest.prefix(16)), isDirectory: true)
+    }
+
+    /// Creates the cache folder (and checks that a file can be written in it). Returns nil when the cache
+    /// can be used, else why not, for a warning: a cache that cannot be written only costs time.
+    /// `roots`, when given, are written to `roots.txt` so that a person can tell the folders apart.
+    public static func prepare(_ directory: URL, roots: [String] = []) -> String? {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let probe = directory.appendingPathComponent(".probe-\(getpid())")
+            try Data().write(to: probe)
+            try FileManager.default.removeItem(at: probe)
+            if !roots.isEmpty {
+                let note = directory.appendingPathComponent("roots.txt")
+                if !FileManager.default.fileExists(atPath: note.path) {
+                    let absolute = roots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+                    try? Data((absolute.joined(separator: "\n") + "\n").utf8).write(to: note, options: .atomic)
+                }
+            }
+            return nil
+        } catch {
+            return (error as NSError).localizedDescription
+        }
+    }
+
+    /// Evicts the least recently used entries below `base` (every entry of every scanned root in it) until
+    /// they take at most nine tenths of `limit` bytes, when they take more than `limit`. Only Moat's own
+    /// entry files (`v1/<2 hex>/<64 hex>.json`) are counted or removed, whatever else the folder holds.
+    /// Returns the number of entries removed and the bytes the remaining ones take.
+    @discardableResult
+    public static func trim(_ base: URL, limit: Int64) -> (removed: Int, remainingBytes: Int64) {
+        let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]
+        guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: keys,
+                                                              options: [], errorHandler: { _, _ in true }) else { return (0, 0) }
+        var entries: [(url: URL, size: Int64, used: Date)] = []
+        var total: Int64 = 0
+        for case let url as URL in enumerator {
+            guard isEntry(url), let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+            let size = Int64(values.fileSize ?? 0)
+            entries.append((url, size, values.contentModificationDate ?? .distantPast))
+            total += size
+        }
+        guard total > limit else { return (0, total) }
+        entries.sort { $0.used != $1.used ? $0.used < $1.used : $0.url.path < $1.url.path }
+        let target = limit / 10 * 9
+        var removed = 0
+        for entry in entries where total > target {
+            if (try? FileManager.default.removeItem(at: entry.url)) != nil {
+                total -= entry.size
+                removed += 1
+            }
+        }
+        return (removed, total)
+    }
+
+    /// `…/v1/<2 hex>/<64 hex>.json`: a file this cache wrote.
+    static func isEntry(_ url: URL) -> Bool {
+        let name = url.lastPathComponent
+        guard name.count == 69, name.hasSuffix(".json") else { return false }
+        let hexDigits = Set("0123456789abcdef")
+        guard name.dropLast(5).allSatisfy(hexDigits.contains) else { return false }
+        let shard = url.deletingLastPathComponent()
+        return shard.lastPathComponent.count == 2 && shard.lastPathComponent.allSatisfy(hexDigits.contains)
+            && name.hasPrefix(shard.lastPathComponent) && shard.deletingLastPathComponent().lastPathComponent == "v1"
     }
 }

@@ -6,6 +6,8 @@ import MoatRules
 public struct ScanResult: Sendable {
     public var toolName = MoatVersion.name
     public var toolVersion = MoatVersion.current
+    /// The fingerprint of this build's rule set (`RulesFingerprint`): with the version, what a report was made with.
+    public var rulesFingerprint = RulesFingerprint.current
     /// The roots as given on the command line.
     public var roots: [String]
     /// All findings, sorted; suppressed ones carry `suppression` and are not counted against the threshold.
@@ -29,6 +31,11 @@ public struct ScanResult: Sendable {
     /// Where data enters the app (set by `Scanner.scan`): the declared and coded entry points, annotated
     /// with the scan's findings. Reporters show it as the attack-surface section; `moat surface` prints it.
     public var surface: AttackSurface?
+    /// Findings left out of the report by `--min-severity` (`hideFindings(below:)`): not listed by any
+    /// format, but still counted by the gate (`findings(atOrAbove:)`) and in the "not shown" summaries.
+    public var belowMinimum: [Finding] = []
+    /// The `--min-severity` that was applied, if any.
+    public var minimumSeverity: Severity?
 
     public init(roots: [String], findings: [Finding], errors: [ScanError], rules: [RuleDescription],
                 filesScanned: Int, appName: String? = nil, bundleIdentifier: String? = nil) {
@@ -50,10 +57,23 @@ public struct ScanResult: Sendable {
         return counts
     }
 
-    /// Active findings at or above the threshold that count for the exit code. Findings in test code are
-    /// reported (and marked) but do not fail the scan: tests legitimately exercise legacy APIs.
+    /// Active findings at or above the threshold that count for the exit code (those `--min-severity` hid
+    /// included: it changes what is shown, not the gate). Findings in test code are reported (and marked)
+    /// but do not fail the scan: tests legitimately exercise legacy APIs.
     public func findings(atOrAbove threshold: Severity) -> [Finding] {
-        activeFindings.filter { $0.severity >= threshold && !$0.isTestCode }
+        let pool = belowMinimum.isEmpty ? activeFindings
+            : (activeFindings + belowMinimum.filter { $0.suppression == nil }).sorted(by: Finding.reportOrder)
+        return pool.filter { $0.severity >= threshold && !$0.isTestCode }
+    }
+
+    /// `--min-severity`: moves the findings below `minimum` out of `findings` into `belowMinimum`.
+    public mutating func hideFindings(below minimum: Severity) {
+        minimumSeverity = minimum
+        let (kept, hidden) = findings.reduce(into: ([Finding](), [Finding]())) { parts, finding in
+            if finding.severity >= minimum { parts.0.append(finding) } else { parts.1.append(finding) }
+        }
+        findings = kept
+        belowMinimum += hidden
     }
 
     public func rule(_ id: String) -> RuleDescription? { rules.first { $0.id == id } }

@@ -38,98 +38,68 @@ public struct ScanProgress: Sendable {
     public var total: Int
 }
 
-/// The scan, top to bottom: configure → discover → load and analyze each file (its tree is dropped right
-/// after) → analyze the app as a whole → post-process → the result.
+/// The scan, top to bottom, as phases: configure → discover → analyze each file (its tree is dropped
+/// right after) → cross-file rounds of dataflow → the app as a whole → post-process → the result.
 public enum Scanner {
-    /// Rounds of re-analysis for dataflow across files: a value passed through a chain of functions in
-    /// as many files is followed.
-    static let crossFileRounds = 3
-
     /// Throws `ScanError` for problems with the request itself (bad configuration, unknown rule):
     /// the CLI reports those as usage errors (exit 2). Problems with scanned files end up in `errors`.
     public static func scan(_ options: ScanOptions) throws -> (result: ScanResult, configuration: Configuration) {
         let startTime = Date()
-        // 1. Configure.
-        let roots = options.paths.map { URL(fileURLWithPath: $0) }
-        let configuration = try loadConfiguration(options, roots: roots)
-        let rules = try selectRules(options: options, configuration: configuration)
-        let analyzer = Analyzer(rules: rules)
+        // 1. Configure: the configuration file, the rules that run, the cache.
+        let setup = try ScanSetup(options)
 
-        // 2. Discover.
-        let discovery = Discovery(includeVendored: options.includeVendored || configuration.includeVendored == true,
-                                  excludes: configuration.exclude)
+        // 2. Discover the files under each root.
+        let (files, discoveryErrors) = discover(options, setup)
+
+        // 3. Analyze each file on all cores; each tree is dropped as soon as its rules ran.
+        options.progress?(ScanProgress(phase: .analyzing, done: 0, total: files.count))
+        var outcomes = setup.fileAnalysis.run(files, jobs: options.jobs, progress: options.progress)
+
+        // 4. Dataflow across files: analyze again the files that other files' facts tell something new.
+        var rounds = CrossFileRounds(files: files, analysis: setup.fileAnalysis, jobs: options.jobs)
+        rounds.run(&outcomes)
+        options.progress?(ScanProgress(phase: .finishing, done: files.count, total: files.count))
+
+        // 5. The app as a whole: projects, property lists (of the tree and of built apps), Interface
+        //    Builder documents and every source file's summary.
+        let collected = CollectedOutcomes(outcomes)
+        let app = collected.app
+        let raw = collected.findings + setup.analyzer.analyze(app)
+
+        // 6. Post-process: severities, suppressions, test code, the attack surface, the baseline.
+        var result = postProcess(raw, suppressions: collected.suppressions, errors: discoveryErrors + collected.errors,
+                                 app: app, files: files, setup: setup, options: options)
+        result.startTime = startTime
+        result.endTime = Date()
+        return (result, setup.configuration)
+    }
+
+    /// Phase 2: the files to analyze under every root, and the problems met finding them.
+    static func discover(_ options: ScanOptions, _ setup: ScanSetup) -> (files: [DiscoveredFile], errors: [ScanError]) {
+        let discovery = Discovery(includeVendored: options.includeVendored || setup.configuration.includeVendored == true,
+                                  excludes: setup.configuration.exclude)
         var files: [DiscoveredFile] = []
         var errors: [ScanError] = []
-        for (index, root) in roots.enumerated() {
-            let prefix = roots.count > 1 ? displayPrefix(options.paths[index]) : ""
+        for (index, root) in setup.roots.enumerated() {
+            let prefix = setup.roots.count > 1 ? displayPrefix(options.paths[index]) : ""
             let found = discovery.discover(root: root, prefix: prefix)
             files += found.files
             errors += found.errors
         }
+        return (files, errors)
+    }
 
-        // 3. Load and analyze each file on all cores; each tree is dropped as soon as its rules ran.
-        options.progress?(ScanProgress(phase: .analyzing, done: 0, total: files.count))
-        let cache = options.cacheDirectory.map { ResultCache(directory: $0, ruleIds: rules.map { $0.description.id }) }
-        let fileAnalysis = FileAnalysis(analyzer: analyzer, cache: cache, budget: options.perFileBudget)
-        var outcomes = fileAnalysis.run(files, jobs: options.jobs, progress: options.progress)
-        // Dataflow across files: analyze again the files that other files' facts tell something new.
-        // Facts decoded from the cache, kept across rounds until their file is analyzed again.
-        var decoded: [Int: DataflowFacts?] = [:]
-        for _ in 0..<Self.crossFileRounds {
-            let needed = CrossFileLinker.neededFiles(outcomes.map { $0.facts?.index })
-            let facts = outcomes.indices.map { index -> DataflowFacts? in
-                guard let stored = outcomes[index].facts else { return nil }
-                guard needed.contains(index) else { return DataflowFacts(light: stored.index) }
-                if let known = decoded[index] { return known }
-                let full = stored.facts
-                decoded[index] = full
-                return full
-            }
-            let contexts = CrossFileLinker(facts: facts, paths: files.map(\.path)).contexts()
-            let changed = outcomes.indices.filter { contexts[$0] != outcomes[$0].context }
-            if changed.isEmpty { break }
-            let roundStart = DispatchTime.now().uptimeNanoseconds
-            defer {
-                RuleProfile.shared?.add("cross-file: \(changed.count) files again", nanoseconds: DispatchTime.now().uptimeNanoseconds &- roundStart)
-            }
-            let again = fileAnalysis.run(changed.map { files[$0] }, contexts: changed.map { contexts[$0] }, jobs: options.jobs,
-                                         progress: nil)
-            for (position, index) in changed.enumerated() {
-                outcomes[index] = again[position]
-                decoded[index] = nil
-            }
-        }
-        var raw: [Finding] = []
-        var plists: [PropertyListDocument] = []
-        var summaries: [SourceSummary] = []
-        var suppressions: [SuppressionDirective] = []
-        var projects: [XcodeProject] = []
-        var interfaceBuilderDocuments: [InterfaceBuilderDocument] = []
-        for outcome in outcomes {
-            raw += outcome.findings
-            errors += outcome.errors
-            if let plist = outcome.plist { plists.append(plist) }
-            plists += outcome.bundlePlists
-            if let summary = outcome.summary { summaries.append(summary) }
-            if let project = outcome.project { projects.append(project) }
-            if let document = outcome.interfaceBuilder { interfaceBuilderDocuments.append(document) }
-            suppressions += outcome.suppressions
-        }
-        options.progress?(ScanProgress(phase: .finishing, done: files.count, total: files.count))
-
-        // 4. The app as a whole.
-        let app = AppModel(plists: plists, sources: summaries, projects: projects,
-                           interfaceBuilderDocuments: interfaceBuilderDocuments)
-        raw += analyzer.analyze(app)
-
-        // 5. Post-process.
+    /// Phase 6: the findings as reported (severity overrides, suppressions, test code), the attack
+    /// surface annotated with them, then the baseline; errors in a stable order.
+    static func postProcess(_ raw: [Finding], suppressions: [SuppressionDirective], errors: [ScanError], app: AppModel,
+                            files: [DiscoveredFile], setup: ScanSetup, options: ScanOptions) -> ScanResult {
         let postProcessor = PostProcessor(
-            severityOverrides: configuration.severityOverrides,
-            enabledRuleIds: Set(rules.map { $0.description.id }),
+            severityOverrides: setup.configuration.severityOverrides,
+            enabledRuleIds: setup.ruleIds,
             testPaths: Set(files.filter(\.isTestCode).map(\.path)))
         var findings = postProcessor.process(raw, suppressions: suppressions)
         // The attack surface, annotated with every active finding (before the baseline hides known ones).
-        let surface = app.surface(findings: findings, rulesThatRan: Set(rules.map { $0.description.id }))
+        let surface = app.surface(findings: findings, rulesThatRan: setup.ruleIds)
         // Then the baseline: what it records is left out, and what it records that is gone is listed.
         var baselineComparison: BaselineComparison?
         if let baseline = options.baseline {
@@ -137,17 +107,14 @@ public enum Scanner {
             findings = comparison.new
             baselineComparison = comparison
         }
-        errors.sort { ($0.path, $0.message) < ($1.path, $1.message) }
-
         let identity = appIdentity(app)
-        var result = ScanResult(roots: options.paths, findings: findings, errors: errors,
-                                rules: rules.map { $0.description }.sorted { $0.id < $1.id },
+        var result = ScanResult(roots: options.paths, findings: findings,
+                                errors: errors.sorted { ($0.path, $0.message) < ($1.path, $1.message) },
+                                rules: setup.rules.map { $0.description }.sorted { $0.id < $1.id },
                                 filesScanned: files.count, appName: identity.name, bundleIdentifier: identity.bundleId)
         result.baseline = baselineComparison
         result.surface = surface
-        result.startTime = startTime
-        result.endTime = Date()
-        return (result, configuration)
+        return result
     }
 
     static func loadConfiguration(_ options: ScanOptions, roots: [URL]) throws -> Configuration {
@@ -207,5 +174,61 @@ public enum Scanner {
             }
         }
         return (nil, nil)
+    }
+}
+
+/// Phase 1, configure: what the options and the configuration file ask for, and the machinery built from
+/// it (the rules, the analyzer running them, the per-file analysis with its cache).
+struct ScanSetup {
+    let roots: [URL]
+    let configuration: Configuration
+    let rules: [any Rule.Type]
+    let ruleIds: Set<String>
+    let analyzer: Analyzer
+    let fileAnalysis: FileAnalysis
+
+    init(_ options: ScanOptions) throws {
+        roots = options.paths.map { URL(fileURLWithPath: $0) }
+        configuration = try Scanner.loadConfiguration(options, roots: roots)
+        let rules = try Scanner.selectRules(options: options, configuration: configuration)
+        let analyzer = Analyzer(rules: rules)
+        let cache = options.cacheDirectory.map { ResultCache(directory: $0, ruleIds: rules.map { $0.description.id }) }
+        self.rules = rules
+        ruleIds = Set(rules.map { $0.description.id })
+        self.analyzer = analyzer
+        fileAnalysis = FileAnalysis(analyzer: analyzer, cache: cache, budget: options.perFileBudget)
+    }
+}
+
+/// Phase 5's input: every file's outcome sorted by what the rest of the scan does with it.
+struct CollectedOutcomes {
+    var findings: [Finding] = []
+    var errors: [ScanError] = []
+    var suppressions: [SuppressionDirective] = []
+    private var plists: [PropertyListDocument] = []
+    private var summaries: [SourceSummary] = []
+    private var projects: [XcodeProject] = []
+    private var interfaceBuilderDocuments: [InterfaceBuilderDocument] = []
+
+    init(_ outcomes: [FileOutcome]) {
+        for outcome in outcomes {
+            findings += outcome.findings
+            errors += outcome.errors
+            switch outcome.payload {
+            case .nothing: break
+            case .source(let source):
+                summaries.append(source.summary)
+                suppressions += source.suppressions
+            case .propertyList(let plist): plists.append(plist)
+            case .project(let project): projects.append(project)
+            case .interfaceBuilder(let document): interfaceBuilderDocuments.append(document)
+            case .builtApp(let bundlePlists): plists += bundlePlists
+            }
+        }
+    }
+
+    /// The app model the app rules and the attack surface read.
+    var app: AppModel {
+        AppModel(plists: plists, sources: summaries, projects: projects, interfaceBuilderDocuments: interfaceBuilderDocuments)
     }
 }

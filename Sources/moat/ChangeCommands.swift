@@ -33,6 +33,7 @@ extension CommandLineInterface {
       --format FORMAT        markdown (default), text, json, or any `moat scan` format
       --output FILE, -o FILE Write the report to FILE instead of standard output
       --fail-on SEVERITY     critical, high (default), medium, low, info
+      --min-severity LEVEL   Show only findings at or above LEVEL (the gate still counts all)
       --source-link-base URL Link Markdown locations to URL/PATH#LLINE
       --no-color             Never colour the text format
     \(commonOptionsUsage)
@@ -87,6 +88,7 @@ extension CommandLineInterface {
         var format = ReportFormat.markdown
         var output: String?
         var failOn: Severity?
+        var minSeverity: Severity?
         var noColor = false
         var linkBase: String?
         while let argument = parser.next() {
@@ -96,6 +98,7 @@ extension CommandLineInterface {
             case "--format", "-f": format = try parseFormat(try parser.value(for: argument), command: "diff")
             case "--output", "-o": output = try parser.value(for: argument)
             case "--fail-on": failOn = try parseSeverity(try parser.value(for: argument), command: "diff")
+            case "--min-severity": minSeverity = try parseSeverity(try parser.value(for: argument), option: argument, command: "diff")
             case "--source-link-base": linkBase = try parser.value(for: argument)
             case "--no-color": noColor = true
             default:
@@ -117,8 +120,9 @@ extension CommandLineInterface {
         var options = try common.scanOptions(paths: paths)
         let progress = ProgressDisplay.start(if: format.isForPeople)
         options.progress = progress?.callback
-        let (result, configuration) = try ChangeReviewer.review(base: base, options: options)
+        var (result, configuration) = try ChangeReviewer.review(base: base, options: options)
         progress?.finish()
+        if let minSeverity { result.hideFindings(below: minSeverity) }
         let threshold = failOn ?? configuration.failOn ?? .high
         let useColor = !noColor && output == nil && format == .text && isatty(STDOUT_FILENO) != 0
             && ProcessInfo.processInfo.environment["NO_COLOR"] == nil

@@ -27,7 +27,7 @@ enum CommandLineInterface {
       rules                List the rule catalogue.
       explain RULE         Show a rule's rationale, fix, references and examples.
       help [COMMAND]       Show help for a command.
-      --version            Print the version.
+      --version            Print the version and the rules fingerprint.
 
     Exit codes: 0 no finding at or above --fail-on, 1 findings at or above it, 2 usage or tool error.
     """
@@ -41,10 +41,13 @@ enum CommandLineInterface {
       --format FORMAT        \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")) (default: text)
       --output FILE, -o FILE Write the report to FILE instead of standard output
       --fail-on SEVERITY     critical, high (default), medium, low, info: exit 1 when a finding is at or above it
+      --min-severity LEVEL   Show only findings at or above LEVEL, in every format (the gate still counts all)
       --baseline FILE        Report only findings FILE (from `moat baseline`) does not record, and list its
                              entries that no longer match
       --source-link-base URL Link Markdown locations to URL/PATH#LLINE (e.g. https://github.com/O/R/blob/SHA)
       --show-suppressed      List findings silenced by moat:ignore in the text and HTML formats
+      --show-test-code       List findings in test code in the text format (counted otherwise)
+      --show-inventory       List inventory entries in the text format (counted otherwise)
       --no-color             Never colour the text format
     \(commonOptionsUsage)
 
@@ -59,7 +62,9 @@ enum CommandLineInterface {
       --rule ID              Run only this rule (repeatable; id or slug)
       --exclude-rule ID      Do not run this rule (repeatable; id or slug)
       --jobs N               Files analyzed in parallel (default: the number of cores)
-      --cache-dir DIR        Per-file result cache (default: .moat-cache in the scanned folder)
+      --cache-dir DIR        Per-file result cache (default: the user's cache folder, $XDG_CACHE_HOME/moat
+                             or ~/.cache/moat, ~/Library/Caches/moat on macOS; never the scanned folder)
+      --cache-limit MB       Evict the least recently used cache entries beyond MB megabytes (default: 200)
       --no-cache             Neither read nor write the cache
     """
 
@@ -108,7 +113,7 @@ enum CommandLineInterface {
             case "explain": return try explain(rest)
             case "help", "--help", "-h": return help(rest)
             case "--version", "version":
-                print("\(MoatVersion.name) \(MoatVersion.current)")
+                print(RulesFingerprint.versionLine)
                 return 0
             default:
                 throw UsageError(message: "unknown command '\(command)'")
@@ -161,7 +166,10 @@ enum CommandLineInterface {
         var format = ReportFormat.text
         var output: String?
         var failOn: Severity?
+        var minSeverity: Severity?
         var showSuppressed = false
+        var showTestCode = false
+        var showInventory = false
         var noColor = false
         var baselinePath: String?
         var linkBase: String?
@@ -171,7 +179,10 @@ enum CommandLineInterface {
             case "--format", "-f": format = try parseFormat(try parser.value(for: argument), command: "scan")
             case "--output", "-o": output = try parser.value(for: argument)
             case "--fail-on": failOn = try parseSeverity(try parser.value(for: argument), command: "scan")
+            case "--min-severity": minSeverity = try parseSeverity(try parser.value(for: argument), option: argument, command: "scan")
             case "--show-suppressed": showSuppressed = true
+            case "--show-test-code": showTestCode = true
+            case "--show-inventory": showInventory = true
             case "--no-color": noColor = true
             case "--baseline": baselinePath = try parser.value(for: argument)
             case "--source-link-base": linkBase = try parser.value(for: argument)
@@ -186,13 +197,14 @@ enum CommandLineInterface {
         if let baselinePath { options.baseline = try Baseline.load(from: URL(fileURLWithPath: baselinePath)) }
         let progress = ProgressDisplay.start(if: format.isForPeople)
         options.progress = progress?.callback
-        let (result, configuration) = try Scanner.scan(options)
+        var (result, configuration) = try Scanner.scan(options)
         progress?.finish()
+        if let minSeverity { result.hideFindings(below: minSeverity) }
         let threshold = failOn ?? configuration.failOn ?? .high
         let useColor = !noColor && output == nil && format == .text && isatty(STDOUT_FILENO) != 0
             && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         let reportOptions = ReportOptions(color: useColor, failOn: threshold, showSuppressed: showSuppressed,
-                                          sourceLinkBase: linkBase)
+                                          sourceLinkBase: linkBase, showTestCode: showTestCode, showInventory: showInventory)
         try write(format.reporter.render(result, options: reportOptions), to: output)
         return result.findings(atOrAbove: threshold).isEmpty ? 0 : 1
     }
@@ -245,9 +257,9 @@ enum CommandLineInterface {
         return parsed
     }
 
-    static func parseSeverity(_ value: String, command: String) throws -> Severity {
+    static func parseSeverity(_ value: String, option: String = "--fail-on", command: String) throws -> Severity {
         guard let parsed = Severity(rawValue: value.lowercased()) else {
-            throw UsageError(message: "unknown severity '\(value)' for --fail-on (expected critical, high, medium, low, info)", command: command)
+            throw UsageError(message: "unknown severity '\(value)' for \(option) (expected critical, high, medium, low, info)", command: command)
         }
         return parsed
     }

@@ -12,6 +12,9 @@ struct CommonScanArguments {
     var jobs: Int?
     var cacheDirectory: String?
     var useCache = true
+    var cacheLimitBytes = ResultCache.defaultLimitBytes
+    /// Where warnings go (standard error); tests may capture them.
+    var warn: (String) -> Void = { CommandLineInterface.printError("moat: warning: " + $0 + "\n") }
 
     init(command: String) {
         self.command = command
@@ -28,6 +31,12 @@ struct CommonScanArguments {
             jobs = count
         case "--cache-dir": cacheDirectory = try parser.value(for: argument)
         case "--no-cache": useCache = false
+        case "--cache-limit":
+            let value = try parser.value(for: argument)
+            guard let megabytes = Int64(value), megabytes >= 1, megabytes <= 1_000_000 else {
+                throw UsageError(message: "invalid value '\(value)' for --cache-limit (expected megabytes, from 1)", command: command)
+            }
+            cacheLimitBytes = megabytes * 1024 * 1024
         case "--config": configPath = try parser.value(for: argument)
         case "--include-vendored": includeVendored = true
         case "--rule": onlyRules.append(try parser.value(for: argument))
@@ -48,13 +57,33 @@ struct CommonScanArguments {
             throw UsageError(message: "no such file or folder '\(path)'", command: command)
         }
         if let jobs { options.jobs = jobs }
-        if useCache {
-            if let cacheDirectory {
-                options.cacheDirectory = URL(fileURLWithPath: cacheDirectory)
-            } else if let first = options.paths.first, CommandLineInterface.isDirectory(first) {
-                options.cacheDirectory = URL(fileURLWithPath: first).appendingPathComponent(ResultCache.defaultFolderName)
-            }
-        }
+        if useCache { options.cacheDirectory = cacheFolder(paths: options.paths) }
         return options
+    }
+
+    /// The cache folder for a scan of these paths, ready to use, or nil (no cache) with a warning when it
+    /// cannot be written. `--cache-dir DIR` is used as given; by default the cache lives in the user's cache
+    /// folder, one subfolder per scanned root, never in the scanned tree. Before the scan, the cache (all
+    /// roots together, or DIR) is trimmed to `--cache-limit` by evicting the least recently used entries.
+    func cacheFolder(paths: [String]) -> URL? {
+        let folder: URL
+        let trimmed: URL
+        if let cacheDirectory {
+            folder = URL(fileURLWithPath: cacheDirectory)
+            trimmed = folder
+        } else {
+            guard let base = ResultCache.userCacheBase() else {
+                warn("no home folder to keep the cache in (set XDG_CACHE_HOME or use --cache-dir); scanning without a cache")
+                return nil
+            }
+            folder = ResultCache.folder(forRoots: paths, in: base)
+            trimmed = base
+        }
+        if let problem = ResultCache.prepare(folder, roots: cacheDirectory == nil ? paths : []) {
+            warn("cannot use the cache folder \(folder.path) (\(problem)); scanning without a cache")
+            return nil
+        }
+        ResultCache.trim(trimmed, limit: cacheLimitBytes)
+        return folder
     }
 }

@@ -68,7 +68,8 @@ import Testing
         try Data("import Foundation\n".utf8).write(to: root.appendingPathComponent("Store.swift"))
         let text = try Self.run(["scan", root.path, "--no-cache", "--baseline", baselineFile])
         #expect(text.status == 1)
-        #expect(text.stdout.contains("  5:13  [HIGH · MOAT-PLAT-001]"))
+        // The new finding fails the gate: it opens the report, with its place in full.
+        #expect(text.stdout.hasPrefix("\nFails the gate (1 at or above high):\n  Help.swift:5:13  [HIGH · MOAT-PLAT-001]"))
         #expect(!text.stdout.contains("  3:19  "))
         #expect(text.stdout.contains("Baseline: 1 known finding not shown, 1 new; 1 baseline entry no longer found"))
         #expect(text.stdout.contains("Store.swift  [MOAT-CODE-001]"))

@@ -96,7 +96,8 @@ import Testing
             let tool = try #require(scan[key] as? [String: Any])
             #expect(tool["id"] as? String == "moat")
             #expect(tool["name"] as? String == "Moat")
-            #expect(tool["version"] as? String == MoatVersion.current)
+            // The version with the rules fingerprint as semantic-versioning build metadata.
+            #expect(tool["version"] as? String == MoatVersion.current + "+rules." + sample.result.rulesFingerprint)
             #expect((tool["vendor"] as? [String: Any])?["name"] as? String == "Moat")
         }
         let messages = try #require(scan["messages"] as? [[String: String]])

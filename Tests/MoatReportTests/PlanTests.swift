@@ -86,6 +86,22 @@ import Testing
         return plan
     }
 
+    @Test func builtAppInsideAScannedFolderIsReadToo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moat-plan-folder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("builds"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try vaultIPAData().write(to: folder.appendingPathComponent("builds/Vault.ipa"))
+        let plan = TestPlan.make(try Self.scan([folder.path]))
+        let hook = try #require(plan.hooks.first { $0.label == "any app class -application:openURL:options:" })
+        #expect(hook.origins.contains("binary: builds/Vault.ipa!/Payload/Vault.app/Vault holds the selector"))
+        #expect(PlanBinaries.container(of: "builds/Vault.ipa!/Payload/Vault.app/Info.plist") == "builds/Vault.ipa")
+        #expect(PlanBinaries.container(of: "Src/App.swift") == nil)
+        // Display paths never lead out of the root.
+        #expect(PlanBinaries.builtApps(roots: [folder.path], paths: ["../x.ipa!/Payload/X.app/X"]).isEmpty)
+    }
+
+    func vaultIPAData() throws -> Data { try Self.vaultIPA() }
+
     // MARK: Golden files
 
     /// Compares the plan's files with the golden folder, or rewrites it when MOAT_UPDATE_GOLDEN is set.
@@ -196,6 +212,139 @@ import Testing
         let broken = folder.appendingPathComponent("broken.js")
         try Data("moatHookMethod({ label: \"x\" ;\n".utf8).write(to: broken)
         #expect(try JSONTools.run(node, ["--check", broken.path]).0 != 0)
+    }
+
+    /// A stand-in for Frida's runtime (pointers, the Objective-C bridge, Interceptor, Module), enough to load
+    /// hooks.js in Node, see which hooks it installs or skips, and call two of them.
+    static let fridaStandIn = #"""
+    const fs = require('fs');
+    const vm = require('vm');
+    const logs = [];
+    console.log = function (text) { logs.push(String(text)); };
+    class NativePointer {
+        constructor(value) { this.value = BigInt(value); }
+        isNull() { return this.value === 0n; }
+        toString(radix) { return radix === 10 ? this.value.toString(10) : '0x' + this.value.toString(16); }
+        toInt32() { return Number(BigInt.asIntN(32, this.value)); }
+        readPointer() { return new NativePointer(memory.get(this.value) || 0); }
+    }
+    const memory = new Map();
+    globalThis.ptr = function (value) { return new NativePointer(value); };
+    const objects = new Map();
+    const attached = {};
+    let methods = 0;
+    function kinds(name) { return { NSURL: ['NSURL'], NSString: ['NSString'], NSData: ['NSData'] }[name] || [name]; }
+    function object(address, className, extra) {
+        const value = Object.assign({ handle: new NativePointer(address), $className: className, isKindOfClass_: function (cls) { return kinds(className).indexOf(cls.name) !== -1; },
+                                      toString: function () { return '<' + className + '>'; } }, extra);
+        objects.set(BigInt(address), value);
+        return value;
+    }
+    function method(types) { methods += 1; return { types: types, implementation: new NativePointer(0x9000 + methods) }; }
+    const classes = {};
+    ['NSURL', 'NSString', 'NSData', 'NSUserActivity', 'NSSet', 'NSArray', 'NSDictionary'].forEach(function (name) { classes[name] = { name: name }; });
+    classes['_TtC9LeakyBank11AppDelegate'] = { name: 'AppDelegate', '- application:openURL:options:': method('B40@0:8@16@24@32'), $ownMethods: [] };
+    classes.NSData['- writeToFile:options:error:'] = method('B40@0:8@16Q24^@32');
+    classes.NSBundle = { mainBundle: function () { return { bundlePath: function () { return '/app/LeakyBank.app'; } }; } };
+    globalThis.ObjC = {
+        available: true,
+        classes: classes,
+        Object: function (pointer) {
+            const found = objects.get(pointer.value);
+            if (found === undefined) { throw new Error('not an object'); }
+            return found;
+        },
+        enumerateLoadedClassesSync: function () { return { '/app/LeakyBank.app/LeakyBank': ['_TtC9LeakyBank11AppDelegate'] }; },
+        selectorAsString: function () { return 'selector'; }
+    };
+    globalThis.ModuleMap = function (filter) { this.filter = filter; };
+    const exported = { SecItemAdd: 0x7000, kSecAttrAccessible: 0x7100, kSecAttrAccessibleAlways: 0x7200, kSecAttrAccessibleWhenUnlocked: 0x7300 };
+    globalThis.Module = { findExportByName: function (module, name) { return exported[name] === undefined ? null : new NativePointer(exported[name]); } };
+    globalThis.Interceptor = { attach: function (target, callbacks) { attached[target.toString()] = callbacks; } };
+    globalThis.Thread = { backtrace: function () { return [new NativePointer(0x10)]; } };
+    globalThis.Backtracer = { ACCURATE: 'accurate' };
+    globalThis.DebugSymbol = { fromAddress: function (address) { return address + ' LeakyBank!frame'; } };
+    vm.runInThisContext(fs.readFileSync(process.argv[2], 'utf8'));
+    // Call the URL handler with a URL, then NSData's write with its options.
+    object(0x2000, 'NSURL', { absoluteString: function () { return 'leakybank://receipt?file=..%2Fx'; } });
+    object(0x1, '_TtC9LeakyBank11AppDelegate', {});
+    object(0x3000, 'UIApplication', {});
+    object(0x4000, 'NSData', { length: function () { return 3; }, bytes: function () { return { readByteArray: function () { return new Uint8Array([0x61, 0x62, 0x0a]).buffer; } }; } });
+    object(0x5000, 'NSString', { toString: function () { return '/var/mobile/x.plist'; } });
+    const handler = attached[classes['_TtC9LeakyBank11AppDelegate']['- application:openURL:options:'].implementation.toString()];
+    const context = {};
+    handler.onEnter.call(context, [ptr(0x1), ptr(0x2), ptr(0x3000), ptr(0x2000), ptr(0)]);
+    handler.onLeave.call(context, ptr(1));
+    const write = attached[classes.NSData['- writeToFile:options:error:'].implementation.toString()];
+    write.onEnter.call({}, [ptr(0x4000), ptr(0x2), ptr(0x5000), ptr(0x20000001), ptr(0)]);
+    // SecItemAdd with kSecAttrAccessibleAlways: the constants are read through their exported symbols.
+    function string(address, text) {
+        return object(address, 'NSString', { toString: function () { return text; }, isEqualToString_: function (other) { return other.toString() === text; } });
+    }
+    [[0x7100, 0x8100, 'pdmn'], [0x7200, 0x8200, 'dk'], [0x7300, 0x8300, 'ak']].forEach(function (entry) {
+        memory.set(BigInt(entry[0]), BigInt(entry[1]));
+        string(entry[1], entry[2]);
+    });
+    const keys = [string(0x8400, 'pdmn'), string(0x8500, 'acct')];
+    const values = { pdmn: string(0x8600, 'dk'), acct: string(0x8700, 'alice') };
+    object(0x6000, 'NSDictionary', {
+        allKeys: function () { return { count: function () { return keys.length; }, objectAtIndex_: function (i) { return keys[i]; } }; },
+        objectForKey_: function (key) { return values[key.toString()] || null; }
+    });
+    const add = attached['0x7000'];
+    const state = {};
+    add.onEnter.call(state, [ptr(0x6000), ptr(0)]);
+    add.onLeave.call(state, ptr(0));
+    process.stdout.write(logs.join('\n') + '\n');
+    """#
+
+    @Test(.enabled(if: PlanTests.node != nil, "node is not installed (apt-get install nodejs): hooks.js was not run"))
+    func hooksRunAgainstAFridaStandIn() throws {
+        let node = try #require(Self.node)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moat-plan-frida-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("hooks.js")
+        try Data(HookScript.render(try Self.leakyBankPlan()).utf8).write(to: script)
+        let harness = folder.appendingPathComponent("frida.js")
+        try Data(Self.fridaStandIn.utf8).write(to: harness)
+        let (status, output) = try JSONTools.run(node, [harness.path, script.path])
+        #expect(status == 0, "\(output.suffix(600))")
+        // Installed where the class exists (a Swift class found by its mangled name), skipped with a line elsewhere.
+        #expect(output.contains("[moat] hooked -[_TtC9LeakyBank11AppDelegate application:openURL:options:] (AppDelegate -application:openURL:options:)"))
+        #expect(output.contains("[moat] skipped LBLegacyURLHandler -application:handleOpenURL:: class LBLegacyURLHandler not found"))
+        #expect(output.contains("[moat] skipped SecTrustEvaluateWithError: symbol SecTrustEvaluateWithError not found"))
+        #expect(output.contains("[moat] hooked SecItemAdd"))
+        // A call: readable arguments, the return value, a backtrace.
+        #expect(output.contains("""
+        [moat] -[_TtC9LeakyBank11AppDelegate application:openURL:options:]
+            self: <_TtC9LeakyBank11AppDelegate 0x1>
+            application: UIApplication <UIApplication>
+            openURL: NSURL leakybank://receipt?file=..%2Fx
+            options: nil
+            backtrace:
+              0x10 LeakyBank!frame
+        [moat] -[_TtC9LeakyBank11AppDelegate application:openURL:options:] returned YES
+        """), "\(output)")
+        #expect(output.contains("""
+        [moat] -[NSData writeToFile:options:error:]
+            self: NSData 3 bytes, hex 61620a, text "ab."
+            writeToFile: "/var/mobile/x.plist"
+            options: 536870913 (0x20000001)
+            error: ^@ 0x0
+            options: atomic, NSDataWritingFileProtectionComplete
+            backtrace:
+        """), "\(output)")
+        #expect(output.contains("""
+        [moat] SecItemAdd
+            attributes: NSDictionary {pdmn = "dk"; acct = "alice"}
+            kSecAttrAccessible kSecAttrAccessibleAlways
+            backtrace:
+              0x10 LeakyBank!frame
+        [moat] SecItemAdd returned
+            OSStatus 0
+        """), "\(output)")
+        #expect(output.contains("[moat] \(try Self.leakyBankPlan().hooks.count) hooks requested by hooks.js"))
     }
 
     @Test func valuesFromTheAppAreEscapedInTheScript() {
@@ -359,6 +508,51 @@ import Testing
         #expect(html.contains("<span class=\"rule-id\">moat plan</span> hook: <code>AppDelegate -application:openURL:options:</code> · hook: <code>LBLegacyURLHandler -application:handleOpenURL:</code> · cases: <code>leakybank://</code> (62 in url-cases.txt)"))
         #expect(html.contains("hook: <code>adopters of RatesBridgeExports</code>"))
         #expect(html.contains("<tr id=\"entry-urlSchemes-1\">"))
+    }
+
+    @Test func hostileNamesGiveValidURLsAndAScriptThatParses() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moat-plan-hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+        <key>CFBundleIdentifier</key><string>com.example.o'hare</string>
+        <key>CFBundleURLTypes</key><array><dict><key>CFBundleURLSchemes</key>
+        <array><string>good-app</string><string>bad scheme'$(x)</string><string>*/</string></array></dict></array>
+        </dict></plist>
+        """.utf8).write(to: folder.appendingPathComponent("Info.plist"))
+        try Data("""
+        import UIKit
+        final class Hostile\u{2028}Delegate: UIResponder, UIApplicationDelegate {
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+                if url.host == "<script>alert(1)</script>" || url.host == "ok.host" { return true }
+                return items.contains { $0.name == "x y" || $0.name == "id" } && url.path == "/a b/'c"
+            }
+        }
+        """.utf8).write(to: folder.appendingPathComponent("App.swift"))
+        let plan = TestPlan.make(try Self.scan([folder.path]))
+        let target = try #require(plan.targets.first)
+        #expect(plan.targets.map(\.scheme) == ["good-app"])
+        #expect(target.hosts == ["ok.host"] && target.parameters == ["id"])
+        #expect(plan.skippedTargets.contains { $0.contains("not a valid URL scheme") })
+        #expect(plan.skippedTargets.contains { $0.contains("hosts not valid in a URL, left out: <script>alert(1)</script>") })
+        let casesFile = URLCases.casesFile(plan)
+        for (scheme, text) in Self.cases(casesFile) {
+            #expect(URL(string: text)?.scheme == scheme && URLComponents(string: text) != nil, "\(text.prefix(120))")
+        }
+        #expect(casesFile.contains("good-app://ok.host/a%20b/%27c?id=moat"))
+        let script = URLCases.script(plan)
+        #expect(!script.contains("$(x)") && !script.contains("bad scheme"))
+        if let node = Self.node {
+            let url = folder.appendingPathComponent("hooks.js")
+            try Data(HookScript.render(plan).utf8).write(to: url)
+            let (status, output) = try JSONTools.run(node, ["--check", url.path])
+            #expect(status == 0, "\(output)")
+        }
+        let markdown = PlanMarkdown.render(plan)
+        #expect(!markdown.contains("<script>"))
     }
 
     // MARK: The command

@@ -248,7 +248,7 @@ import Testing
         let html = try CommandLineTests.run(["scan", root.path, "--no-cache", "--format", "html"]).stdout
         let section = try #require(html.components(separatedBy: "<section id=\"attack-surface\">").last?.components(separatedBy: "</section>").first)
         #expect(section.contains("<details class=\"surface\" open id=\"surface-urlSchemes\"><summary><strong>URL schemes</strong> <span class=\"count\">1</span></summary>"))
-        #expect(section.contains("<tr><td><code>notesapp</code><br><span class=\"detail\">handled by application(_:open:options:)</span></td><td><code class=\"where\">App/Info.plist:"))
+        #expect(section.contains("<tr id=\"entry-urlSchemes-1\"><td><code>notesapp</code><br><span class=\"detail\">handled by application(_:open:options:)</span></td><td><code class=\"where\">App/Info.plist:"))
         #expect(section.contains("<code>userContentController(_:didReceive:)</code>"))
         // Inventory findings stay available, collapsed, under the surface.
         #expect(section.contains("<h3>Inventory findings</h3>"))

@@ -18,13 +18,27 @@ enum MoatProcess {
         return fallback
     }
 
+    /// The user cache folder every `moat` the tests run is given (`XDG_CACHE_HOME`): one temporary folder
+    /// per test process, so that tests never write to the real `~/.cache`.
+    static let cacheHome: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("moat-tests-xdg-cache-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
     /// Runs `moat` with these arguments. Output goes through temporary files, so a large report on one
-    /// stream cannot block the process while the other is being read.
-    static func run(_ arguments: [String], packageRoot: URL, in directory: URL? = nil) throws
+    /// stream cannot block the process while the other is being read. `environment` is added to this
+    /// process's, with `XDG_CACHE_HOME` set to `cacheHome` unless it names one.
+    static func run(_ arguments: [String], packageRoot: URL, in directory: URL? = nil,
+                    environment: [String: String] = [:]) throws
         -> (status: Int32, stdout: Data, stderr: String) {
         let process = Process()
         process.executableURL = try executable(packageRoot: packageRoot)
         process.arguments = arguments
+        var variables = ProcessInfo.processInfo.environment
+        variables["XDG_CACHE_HOME"] = cacheHome.path
+        variables.merge(environment) { _, new in new }
+        process.environment = variables
         if let directory { process.currentDirectoryURL = directory }
         let outURL = FileManager.default.temporaryDirectory.appendingPathComponent("moat-cli-\(UUID().uuidString)")
         let errURL = outURL.appendingPathExtension("err")

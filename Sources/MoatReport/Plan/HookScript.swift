@@ -145,8 +145,17 @@ function moatIsKind(object, className) {
     return cls !== undefined && object.isKindOfClass_(cls);
 }
 
-function moatShortObject(pointer) {
-    if (pointer.isNull()) {
+// A NativePointer for an argument or for an ObjC.Object the bridge returned (null for nil).
+function moatHandle(value) {
+    if (value === null || value === undefined) {
+        return null;
+    }
+    return value.handle !== undefined ? value.handle : value;
+}
+
+function moatShortObject(value) {
+    const pointer = moatHandle(value);
+    if (pointer === null || pointer.isNull()) {
         return 'nil';
     }
     try {
@@ -158,8 +167,9 @@ function moatShortObject(pointer) {
 
 // An Objective-C object in readable form: URLs, data, strings, user activities, script messages,
 // URL contexts, collections; anything else by its description.
-function moatDescribeObject(pointer) {
-    if (pointer.isNull()) {
+function moatDescribeObject(value) {
+    const pointer = moatHandle(value);
+    if (pointer === null || pointer.isNull()) {
         return 'nil';
     }
     let object;
@@ -272,6 +282,24 @@ function moatSkipType(encoding, index) {
     return i + 1;
 }
 
+// The method's type encoding: the bridge's own, else the runtime's method_getTypeEncoding ('' when unknown:
+// arguments are then shown as raw values, never dereferenced).
+function moatTypeEncoding(method) {
+    if (typeof method.types === 'string') {
+        return method.types;
+    }
+    try {
+        const address = moatFindExport('method_getTypeEncoding');
+        if (address === null || method.handle === undefined) {
+            return '';
+        }
+        const encoding = new NativeFunction(address, 'pointer', ['pointer'])(method.handle);
+        return encoding.isNull() ? '' : encoding.readUtf8String();
+    } catch (e) {
+        return '';
+    }
+}
+
 function moatTypes(encoding) {
     const types = [];
     let i = 0;
@@ -288,7 +316,10 @@ function moatTypes(encoding) {
 
 // One argument or return value, by its type encoding.
 function moatDescribe(value, type) {
-    const t = type === undefined ? '@' : type;
+    if (type === undefined || type === '') {
+        return 'raw ' + value;
+    }
+    const t = type;
     try {
         if (t === 'v') {
             return 'void';
@@ -355,10 +386,10 @@ function moatAccessibility(dictionary) {
         return 'kSecAttrAccessible unknown';
     }
     const value = new ObjC.Object(dictionary).objectForKey_(key);
-    if (value === null || value.isNull()) {
+    if (value === null) {
         const control = moatConstant('kSecAttrAccessControl');
         const access = control === null ? null : new ObjC.Object(dictionary).objectForKey_(control);
-        return access !== null && !access.isNull() ? 'kSecAttrAccessControl ' + access.toString()
+        return access !== null ? 'kSecAttrAccessControl ' + access.toString()
             : 'kSecAttrAccessible not set (the default is kSecAttrAccessibleWhenUnlocked)';
     }
     for (let i = 0; i < MOAT_ACCESSIBILITY.length; i++) {
@@ -445,8 +476,10 @@ function moatAppClasses() {
     }
     moatAppClassCache = [];
     try {
-        const bundle = ObjC.classes.NSBundle.mainBundle().bundlePath().toString();
-        const owned = ObjC.enumerateLoadedClassesSync({ ownedBy: new ModuleMap(function (m) { return m.path.indexOf(bundle) === 0; }) });
+        // Module paths and the bundle path may differ by a /private prefix.
+        const bare = function (path) { return String(path).replace(/^\/private\//, '/'); };
+        const bundle = bare(ObjC.classes.NSBundle.mainBundle().bundlePath().toString()) + '/';
+        const owned = ObjC.enumerateLoadedClassesSync({ ownedBy: new ModuleMap(function (m) { return bare(m.path).indexOf(bundle) === 0; }) });
         Object.keys(owned).forEach(function (path) { moatAppClassCache = moatAppClassCache.concat(owned[path]); });
         moatAppClassCache.sort();
     } catch (e) {
@@ -495,7 +528,7 @@ function moatAttach(className, cls, spec) {
         moatLog('[moat] skipped ' + spec.label + ': ' + className + ' has no ' + key);
         return;
     }
-    const types = moatTypes(method.types || '');
+    const types = moatTypes(moatTypeEncoding(method));
     const names = spec.selector.split(':');
     const decoder = spec.decoder === undefined ? undefined : moatDecoders[spec.decoder];
     const isInit = spec.selector.indexOf('init') === 0;
@@ -551,10 +584,14 @@ function moatHookImplementations(spec) {
     const key = '- ' + spec.selector;
     let hooked = 0;
     moatAppClasses().forEach(function (name) {
-        const cls = moatClass(name);
-        if (cls !== undefined && cls.$ownMethods.indexOf(key) !== -1) {
-            moatAttach(name, cls, { label: spec.label, selector: spec.selector, classMethod: false });
-            hooked++;
+        try {
+            const cls = moatClass(name);
+            if (cls !== undefined && (cls.$ownMethods || []).indexOf(key) !== -1) {
+                moatAttach(name, cls, { label: spec.label, selector: spec.selector, classMethod: false });
+                hooked++;
+            }
+        } catch (e) {
+            moatLog('[moat] cannot inspect ' + name + ': ' + e.message);
         }
     });
     if (hooked === 0) {
@@ -575,7 +612,13 @@ function moatHookAdopters(spec) {
         if (cls === undefined) {
             return;
         }
-        const adopted = Object.keys(cls.$protocols).filter(function (p) {
+        let protocols = {};
+        try {
+            protocols = cls.$protocols || {};
+        } catch (e) {
+            protocols = {};
+        }
+        const adopted = Object.keys(protocols).filter(function (p) {
             return p === spec.protocolName || p.endsWith('.' + spec.protocolName) || (spec.swift && p.endsWith(suffix));
         });
         if (adopted.length === 0) {

@@ -29,11 +29,45 @@ struct PlanBinaries {
 
     static let builtAppExtensions: Set<String> = ["ipa", "app", "xcarchive"]
 
-    init(roots: [String]) {
+    /// The built apps to read: the roots that are built apps, and those a scanned folder holds (found from
+    /// the display paths of the scan's locations, `Folder/App.ipa!/Payload/…`), never outside a root.
+    static func builtApps(roots: [String], paths: Set<String>) -> [(url: URL, display: String)] {
+        var result: [(URL, String)] = []
+        var seen = Set<String>()
+        func add(_ url: URL, _ display: String) {
+            if seen.insert(url.standardizedFileURL.path).inserted { result.append((url, display)) }
+        }
+        for root in roots where builtAppExtensions.contains(URL(fileURLWithPath: root).pathExtension.lowercased()) {
+            add(URL(fileURLWithPath: root), roots.count > 1 ? SourceFiles.displayPrefix(root) : URL(fileURLWithPath: root).lastPathComponent)
+        }
+        let containers = Set(paths.compactMap(container(of:)))
         for root in roots {
-            let url = URL(fileURLWithPath: root)
-            guard Self.builtAppExtensions.contains(url.pathExtension.lowercased()) else { continue }
-            let display = roots.count > 1 ? SourceFiles.displayPrefix(root) : url.lastPathComponent
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            let base = URL(fileURLWithPath: root).resolvingSymlinksInPath().standardizedFileURL
+            let prefix = roots.count > 1 ? SourceFiles.displayPrefix(root) + "/" : ""
+            for display in containers.sorted() where display.hasPrefix(prefix) {
+                let relative = String(display.dropFirst(prefix.count))
+                guard !relative.isEmpty, !relative.hasPrefix("/"), !relative.split(separator: "/").contains("..") else { continue }
+                let candidate = base.appendingPathComponent(relative).resolvingSymlinksInPath().standardizedFileURL
+                guard candidate.path.hasPrefix(base.path + "/"), FileManager.default.fileExists(atPath: candidate.path) else { continue }
+                add(candidate, display)
+            }
+        }
+        return result
+    }
+
+    /// `Folder/App.ipa` for `Folder/App.ipa!/Payload/App.app/Info.plist`, `X.app` for `X.app/Info.plist`.
+    static func container(of path: String) -> String? {
+        if let bang = path.range(of: ".ipa!") { return String(path[..<bang.lowerBound]) + ".ipa" }
+        for suffix in [".xcarchive/", ".app/"] {
+            if let range = path.range(of: suffix) { return String(path[..<range.lowerBound]) + String(suffix.dropLast()) }
+        }
+        return nil
+    }
+
+    init(roots: [String], paths: Set<String> = []) {
+        for (url, display) in Self.builtApps(roots: roots, paths: paths) {
             guard let app = try? BuiltApp(url: url, displayName: display) else { continue }
             for bundle in app.mainApp.allBundles where bundle.kind != .framework {
                 guard let file = bundle.executable, let data = try? app.read(file),

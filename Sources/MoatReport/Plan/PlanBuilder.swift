@@ -13,6 +13,7 @@ struct PlanBuilder {
     var hooks: [String: TestPlan.Hook] = [:]
     var sections: [TestPlan.Section] = []
     var targets: [TestPlan.URLTarget] = []
+    var skippedTargets: [String] = []
     var staticOnly: [(section: String, value: String, location: Location)] = []
     var entryLinks: [String: (hooks: [String], targets: [String])] = [:]
 
@@ -21,7 +22,9 @@ struct PlanBuilder {
         surface = result.surface ?? AttackSurface()
         findings = result.findings.filter { $0.suppression == nil && !$0.isTestCode }
         sources = PlanSources(roots: result.roots)
-        binaries = PlanBinaries(roots: result.roots)
+        var paths = Set(findings.map(\.location.path))
+        for section in surface.sections { for entry in section.entries { paths.insert(entry.location.path) } }
+        binaries = PlanBinaries(roots: result.roots, paths: paths)
     }
 
     // MARK: Origins
@@ -132,7 +135,7 @@ struct PlanBuilder {
         return TestPlan(appName: result.appName, bundleIdentifier: result.bundleIdentifier, toolVersion: result.toolVersion,
                         roots: result.roots, modules: moduleGuesses,
                         hooks: hooks.values.sorted { ($0.group, $0.label) < ($1.group, $1.label) },
-                        targets: targets, sections: ordered, staticOnly: staticOnly, entryLinks: entryLinks)
+                        targets: targets, skippedTargets: skippedTargets, sections: ordered, staticOnly: staticOnly, entryLinks: entryLinks)
     }
 
     static let staticSections: Set<String> = ["queriedSchemes", "appGroups", "keychainAccessGroups", "capabilities", "usageDescriptions"]
@@ -157,8 +160,7 @@ struct PlanBuilder {
                            hooks: &labels, manual: &manual)
             }
             if entry.handlers.isEmpty { runtimeHandlers(ObjCNames.schemeHandlerSelectors, origin: origin, labels: &labels, manual: &manual, entry: entry) }
-            let target = urlTarget(scheme: entry.value, domain: nil, entry: entry)
-            targetLabels.append(target.label)
+            if let target = urlTarget(scheme: entry.value, domain: nil, entry: entry) { targetLabels.append(target.label) }
         case "associatedDomains":
             let service = entry.attributes["service"] ?? entry.kind ?? ""
             guard ["applinks", "activitycontinuation", "appclips"].contains(service) else {
@@ -171,8 +173,7 @@ struct PlanBuilder {
             }
             if entry.handlers.isEmpty { runtimeHandlers(ObjCNames.linkHandlerSelectors, origin: origin, labels: &labels, manual: &manual, entry: entry) }
             if service == "applinks", let domain = entry.attributes["domain"] ?? entry.value.split(separator: ":", maxSplits: 1).last.map(String.init) {
-                let target = urlTarget(scheme: "https", domain: domain, entry: entry)
-                targetLabels.append(target.label)
+                if let target = urlTarget(scheme: "https", domain: domain, entry: entry) { targetLabels.append(target.label) }
             }
         case "urlHandlers":
             hookMethod(at: entry.location, named: entry.value, group: .urlHandlers, origins: [origin] + findingOrigins,
@@ -474,9 +475,26 @@ struct PlanBuilder {
     // MARK: URL targets
 
     /// The URL target of a scheme or domain (created once), with the vocabulary of its handlers.
-    mutating func urlTarget(scheme: String, domain: String?, entry: AttackSurface.Entry) -> TestPlan.URLTarget {
+    /// A URL scheme as RFC 3986 allows it: a letter, then letters, digits, `+`, `-` and `.`.
+    static func isValidScheme(_ scheme: String) -> Bool {
+        guard let first = scheme.unicodeScalars.first, first.isASCII, CharacterSet.letters.contains(first) else { return false }
+        return scheme.count <= 64 && scheme.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) }
+    }
+
+    /// A domain of letters, digits, `-` and `.` (after `*.` is replaced).
+    static func isValidDomain(_ domain: String) -> Bool {
+        !domain.isEmpty && domain.count <= 253 && !domain.hasPrefix(".") && !domain.hasPrefix("-")
+            && domain.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == ".") }
+    }
+
+    mutating func urlTarget(scheme: String, domain: String?, entry: AttackSurface.Entry) -> TestPlan.URLTarget? {
         let label = domain.map { "https://\($0)" } ?? "\(scheme)://"
         if let existing = targets.first(where: { $0.label == label }) { return existing }
+        let host = domain.map { $0.hasPrefix("*.") ? "www." + $0.dropFirst(2) : $0 }
+        guard Self.isValidScheme(scheme), host.map(Self.isValidDomain) ?? true else {
+            skippedTargets.append("\(Self.oneLine(label)) declared at \(TestPlan.describe(entry.location)): not a valid URL \(domain == nil ? "scheme" : "domain"), no case generated")
+            return nil
+        }
         var vocabulary = PlanSources.URLVocabulary()
         for path in Set(entry.handlers.map(\.location.path)).sorted() { vocabulary.formUnion(sources.urlVocabulary(path)) }
         // Built apps: URLs of this scheme or domain embedded in the binary.
@@ -489,7 +507,11 @@ struct PlanBuilder {
                 for item in components.queryItems ?? [] where PlanSources.isParameterName(item.name) { vocabulary.parameters.insert(item.name) }
             }
         }
-        let host = domain.map { $0.hasPrefix("*.") ? "www." + $0.dropFirst(2) : $0 }
+        let badHosts = vocabulary.hosts.filter { !Self.isValidDomain($0.replacingOccurrences(of: "_", with: "-")) }
+        vocabulary.hosts.subtract(badHosts)
+        if !badHosts.isEmpty {
+            skippedTargets.append("\(label) hosts not valid in a URL, left out: " + badHosts.sorted().map(Self.oneLine).joined(separator: ", "))
+        }
         var target = TestPlan.URLTarget(scheme: scheme, domain: host, declaredAt: entry.location,
                                         handlers: entry.handlers.map { TestPlan.describe($0.location) }.sorted(),
                                         hosts: domain == nil ? vocabulary.hosts.sorted() : [], paths: vocabulary.paths.sorted(),

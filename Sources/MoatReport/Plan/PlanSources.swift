@@ -162,7 +162,7 @@ final class PlanSources {
             case "host"?: vocabulary.hosts.insert(value)
             case "path"?, "relativePath"?, "pathComponents"?, "lastPathComponent"?:
                 vocabulary.paths.insert(value.hasPrefix("/") ? value : "/" + value)
-            case "name"? where readsQuery: vocabulary.parameters.insert(value)
+            case "name"? where readsQuery && Self.isParameterName(value): vocabulary.parameters.insert(value)
             default: break
             }
         }

@@ -121,6 +121,8 @@ public struct TestPlan: Sendable {
     public var modules: [String]
     public var hooks: [Hook]
     public var targets: [URLTarget]
+    /// Schemes and domains no valid URL can be built for, with why.
+    public var skippedTargets: [String]
     /// Ordered by risk.
     public var sections: [Section]
     /// Surface entries with no dynamic step (permissions, capabilities, groups, queried schemes).

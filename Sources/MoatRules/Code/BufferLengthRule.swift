@@ -126,9 +126,10 @@ public struct BufferLengthRule: SourceRule {
 
     static let unbounded: Set<TaintCheck> = [.upperBounded, .allowlisted, .validated]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         var reported = Set<Int>()
-        for flow in Dataflow.flows(in: file, rule: Self.description.id) {
+        for flow in unit.flows(rule: Self.description.id) {
             guard let (taint, message) = finding(flow, file), reported.insert(flow.range.start.offset).inserted else { continue }
             DataflowReporting.report(message, flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
         }

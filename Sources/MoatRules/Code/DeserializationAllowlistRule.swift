@@ -144,10 +144,11 @@ public struct DeserializationAllowlistRule: SourceRule {
     static let filters: Set<String> = ["class_conformsToProtocol", "conformsToProtocol:", "conforms", "isSubclassOfClass:",
                                        "isSubclass", "containsObject:", "contains", "class_getSuperclass"]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         var reported = Set<Int>()
         // Classes looked up by an untrusted name, then used.
-        for flow in Dataflow.flows(in: file, rule: Self.description.id) where flow.kind == .classLookup {
+        for flow in unit.flows(rule: Self.description.id) where flow.kind == .classLookup {
             for taint in flow.taints(.className) {
                 guard let lookup = taint.classLookup, let source = taint.source,
                       taint.checks.isDisjoint(with: [.protocolChecked, .allowlisted, .validated]),
@@ -157,7 +158,7 @@ public struct DeserializationAllowlistRule: SourceRule {
             }
         }
         // Untrusted data unarchived with a set that allows everything.
-        for flow in Dataflow.flows(in: file, rule: Self.description.id) where flow.kind == .unarchive {
+        for flow in unit.flows(rule: Self.description.id) where flow.kind == .unarchive {
             guard let taint = flow.taints(.data).first(where: { !$0.isInertString }), let source = taint.source,
                   let classes = flow.arguments[.classes], let broad = broadClass(classes, function: flow.function, file),
                   reported.insert(flow.range.start.offset).inserted else { continue }
@@ -165,7 +166,7 @@ public struct DeserializationAllowlistRule: SourceRule {
             DataflowReporting.report(message, flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
         }
         // Sets filled from objc_copyClassList without a filter (only where the file names it).
-        guard file.containsText("objc_copyClassList") else { return }
+        guard unit.names.contains("objc_copyClassList") else { return }
         for (function, _) in file.allFunctions {
             guard let body = function.body else { continue }
             DominanceWalk.walk(body.statements) { statement, dominance in

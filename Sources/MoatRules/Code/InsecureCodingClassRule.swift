@@ -101,8 +101,9 @@ public struct InsecureCodingClassRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("NSCoding", "NSSecureCoding", "supportsSecureCoding") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsAny(["NSCoding", "NSSecureCoding", "supportsSecureCoding"]) else { return }
         let types = file.allTypes
         var secureNames = Set<String>()
         for type in types where type.adopts("NSSecureCoding") || type.variables.contains(where: { $0.name == "supportsSecureCoding" })

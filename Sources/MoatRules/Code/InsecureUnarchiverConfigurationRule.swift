@@ -65,8 +65,9 @@ public struct InsecureUnarchiverConfigurationRule: SourceRule {
                                            "unarchivedDictionaryWithKeysOfClass", "unarchivedDictionaryWithKeysOfClasses",
                                            "objectsOfClasses", "decodeArrayOfObjectsOfClass", "decodeArrayOfObjectsOfClasses"]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("equiresSecureCoding", "NSObject") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.mayWriteProperty(["requiresSecureCoding"]) || unit.names.contains("NSObject") else { return }
         for write in file.propertyWrites(named: ["requiresSecureCoding"]) where write.value.boolValue == false {
             sink.report("`requiresSecureCoding` is turned off: the decode instantiates whatever classes the data names. Keep it on and decode with `decodeObject(of:forKey:)`.",
                         in: file, at: write.range)

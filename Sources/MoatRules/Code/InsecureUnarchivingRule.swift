@@ -76,9 +76,10 @@ public struct InsecureUnarchivingRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         // Both patterns name NSKeyedUnarchiver in the source.
-        guard file.containsText("NSKeyedUnarchiver") else { return }
+        guard unit.names.contains("NSKeyedUnarchiver") else { return }
         for (call, _) in file.classMethodCalls(on: "NSKeyedUnarchiver", named: Self.insecureMethods) {
             let name = call.swiftCallName ?? call.name ?? "unarchiveObject"
             sink.report("NSKeyedUnarchiver.\(name) decodes any class named in the data; use unarchivedObject(ofClass:from:) with the classes you expect.",

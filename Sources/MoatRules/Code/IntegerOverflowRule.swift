@@ -133,9 +133,10 @@ public struct IntegerOverflowRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         var reported = Set<Int>()
-        for flow in Dataflow.flows(in: file) {
+        for flow in unit.flows {
             let roles: [SinkRole]
             let use: String
             switch flow.kind {

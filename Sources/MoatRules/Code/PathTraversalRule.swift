@@ -230,9 +230,10 @@ public struct PathTraversalRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         var reported = Set<Int>()
-        for flow in Dataflow.flows(in: file, rule: Self.description.id) {
+        for flow in unit.flows(rule: Self.description.id) {
             var worst: (Taint, String, Severity)?
             // Copying or moving the untrusted URL itself: it is a real file (the operation fails otherwise),
             // so its last path component is a real name.

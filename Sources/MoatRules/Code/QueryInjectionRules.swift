@@ -48,9 +48,10 @@ public struct PredicateFormatInjectionRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         var reported = Set<Int>()
-        for flow in Dataflow.flows(in: file, rule: Self.description.id) {
+        for flow in unit.flows(rule: Self.description.id) {
             guard let taint = flow.taints(.format).first(where: injectable), let source = taint.source,
                   reported.insert(flow.range.start.offset).inserted else { continue }
             let format = CodeText.of(flow.arguments[.format], in: file)
@@ -108,9 +109,10 @@ public struct SQLInjectionRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         var reported = Set<Int>()
-        for flow in Dataflow.flows(in: file, rule: Self.description.id) {
+        for flow in unit.flows(rule: Self.description.id) {
             guard let taint = flow.taints(.sql).first(where: injectable), let source = taint.source,
                   reported.insert(flow.range.start.offset).inserted else { continue }
             let sql = CodeText.of(flow.arguments[.sql], in: file)

@@ -114,7 +114,8 @@ public struct RemoteMessageStateRule: SourceRule {
         var dominance: Dominance
     }
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         for (function, _) in file.allFunctions {
             guard let body = function.body, let senderIndex = RemoteHandlers.senderIndex(of: function) else { continue }
             let sender = function.parameters[senderIndex].name

@@ -81,15 +81,16 @@ public struct XMLExternalEntitiesRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        // The property (Swift, setter, KVC key) and the libxml2 functions all spell these in the source.
-        if file.containsText("ResolveExternalEntities") {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        // The property (Swift, setter, KVC key) and the libxml2 functions are named in the source.
+        if unit.names.mayWriteProperty(["shouldResolveExternalEntities"]) {
             for write in file.propertyWrites(named: ["shouldResolveExternalEntities"]) where write.value.boolValue == true {
                 sink.report("XML parser set to resolve external entities: a crafted document can read local files or fetch URLs (XXE).",
                             in: file, at: write.range)
             }
         }
-        if file.containsText("xml") || file.containsText("html") { checkLibXML2(file, &sink) }
+        if unit.names.containsAny(Self.libxml2Functions) || unit.names.contains("xmlSubstituteEntitiesDefault") { checkLibXML2(file, &sink) }
     }
 
     /// libxml2 readers and option setters whose options (followed through locals) include the flags.

@@ -53,9 +53,14 @@ public struct HardcodedCredentialFormatRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("-----BEGIN", "AKIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "sk_live_",
-                            "rk_live_", "sk_test_", "AIza", "appl_", "goog_", "amzn_", "phc_", "pk_", "pk.") else { return }
+    /// How the literals `KnownCredential` recognizes start (a PEM block at its `-----BEGIN` line), as words of
+    /// string literals.
+    static let literalPrefixes = ["BEGIN", "AKIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "sk_live_", "rk_live_",
+                                  "sk_test_", "AIza", "appl_", "goog_", "amzn_", "phc_", "pk_", "pk"]
+
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.literalsContainAny(prefixes: Self.literalPrefixes) else { return }
         file.forEachExpression { expression, _ in
             guard let value = Self.literalText(expression), let match = KnownCredential.match(value),
                   !Self.isDocumentedExample(value) else { return }

@@ -62,10 +62,17 @@ public struct HardcodedCryptoKeyRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("SymmetricKey", "CCCrypt", "CCHmac", "CCKeyDerivationPBKDF", "kSecValueData", "AES", "ChaCha20",
-                            "Blowfish", "HMAC", "PBKDF", "Scrypt", "HKDF", "RNCryptor", "Encryptor", "Decryptor", "cryptData",
-                            "CMAC", "Poly1305", "Rabbit") else { return }
+    /// The calls `sites(in:)` reads (Objective-C RNCryptor selectors by their first part; RNCryptor's Swift
+    /// `encrypt`/`decrypt` by the class); the keychain's `kSecValueData` key is checked apart.
+    static let requiredNames: Set<String> = [
+        "encryptData", "decryptData", "SymmetricKey", "CCCrypt", "CCCryptorCreate", "CCCryptorCreateWithMode", "CCHmac", "CCHmacInit",
+        "CCKeyDerivationPBKDF", "AES", "ChaCha20", "Blowfish", "HMAC", "CBCMAC", "CMAC", "Poly1305", "Rabbit", "PBKDF2", "PBKDF1",
+        "Scrypt", "HKDF", "RNCryptor", "Encryptor", "Decryptor",
+    ]
+
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsAny(Self.requiredNames) || unit.names.containsAnywhere(["kSecValueData"]) else { return }
         for site in Self.sites(in: file) {
             guard let value = site.value else { continue }
             sink.report("A literal is used as the \(site.role) of `\(site.api)`: it is the same in every copy of the app and readable from the binary. Generate the key at run time and keep it in the Keychain.",

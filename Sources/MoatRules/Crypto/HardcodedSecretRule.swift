@@ -84,7 +84,8 @@ public struct HardcodedSecretRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         let handledElsewhere = Set(HardcodedCryptoKeyRule.sites(in: file).map { ObjectIdentifier($0.literal) })
         var reported = Set<ObjectIdentifier>()
         func consider(_ literal: Expression, named name: String, how: String) {

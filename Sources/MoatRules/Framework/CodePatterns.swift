@@ -95,12 +95,3 @@ extension CodeFile {
         }
     }
 }
-
-extension CodeFile {
-    /// A fast gate before walking the model: whether the raw text contains any of these words. It only
-    /// lets a rule skip files that cannot match (a word in a comment still means "walk the model"); it
-    /// never decides a finding.
-    public func mentions(_ words: String...) -> Bool {
-        words.contains { containsText($0) }
-    }
-}

@@ -45,11 +45,13 @@ extension InterfaceBuilderRule {
     public var asInterfaceBuilderRule: (any InterfaceBuilderRule)? { self }
 }
 
-/// A rule over one Swift, Objective-C or C-family file, through the shared code model.
+/// A rule over one Swift, Objective-C or C-family file. Everything it may read about the file comes in
+/// the unit: the code model (`unit.code`), the dataflow flows (`unit.flows(rule:)`, with what other files
+/// told the analysis) and the names the code mentions (`unit.names`, for a cheap gate before walking).
 public protocol SourceRule: Rule {
     /// Languages this rule reads. Defaults to all.
     static var languages: Set<SourceLanguage> { get }
-    func check(_ file: CodeFile, _ sink: inout FindingSink)
+    func check(_ unit: SourceUnit, _ sink: inout FindingSink)
 }
 
 extension SourceRule {

@@ -25,7 +25,8 @@ public struct SuppressionWithoutReasonRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         for comment in file.comments {
             guard let directive = SuppressionDirective.parse(comment, path: file.path), directive.reason == nil else { continue }
             sink.report("Suppression of \(directive.ruleIds.isEmpty ? "no rule" : directive.ruleIds.joined(separator: ", ")) has no reason; write why after `--`.",
@@ -54,5 +55,5 @@ public struct UnusedSuppressionRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {}
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {}
 }

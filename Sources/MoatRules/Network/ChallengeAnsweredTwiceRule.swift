@@ -76,8 +76,9 @@ public struct ChallengeAnsweredTwiceRule: SourceRule {
         "rejectProtectionSpaceAndContinueWithChallenge:",
     ]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("Challenge") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsName(where: ChallengeHandler.isChallengeType) else { return }
         for handler in ChallengeHandler.all(in: file) {
             guard let completion = handler.completion, let body = handler.function.body else { continue }
             var lists: [[Statement]] = [body.statements]

@@ -75,8 +75,9 @@ public struct DeprecatedTrustEvaluateRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("SecTrustEvaluate") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.contains("SecTrustEvaluate") else { return }
         let ignored = Self.ignoredCalls(named: "SecTrustEvaluate", in: file)
         for (call, _) in file.calls(where: { call in
             guard case .call(let callee, _, false) = call.kind, case .identifier("SecTrustEvaluate") = callee.unwrapped.kind else { return false }

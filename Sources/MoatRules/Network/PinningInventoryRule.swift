@@ -58,9 +58,11 @@ public struct PinningInventoryRule: SourceRule {
         "policy": "AFNetworking pinning policy",
     ]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("Challenge", "TrustEvaluator", "ServerTrust", "TrustKit", "AFSecurityPolicy",
-                            "SecTrustSetAnchorCertificates", "pinCertificates", "pinPublicKeys", "TSKPinningValidator") else { return }
+    static let constructorNames = SourceNames.callNames(constructors.keys)
+
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsName(where: ChallengeHandler.isChallengeType) || unit.names.containsAny(Self.constructorNames) else { return }
         var findings: [(SourceRange, String)] = []
         for handler in ChallengeHandler.all(in: file) {
             guard let body = handler.function.body else { continue }

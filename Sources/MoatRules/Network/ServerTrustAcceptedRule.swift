@@ -177,8 +177,9 @@ public struct ServerTrustAcceptedRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("Challenge") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsName(where: ChallengeHandler.isChallengeType) else { return }
         let cache = LocalValuesCache(file: file)
         for handler in ChallengeHandler.all(in: file) {
             let values = cache.values(function: handler.function, type: handler.owner)

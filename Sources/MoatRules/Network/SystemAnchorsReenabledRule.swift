@@ -48,8 +48,9 @@ public struct SystemAnchorsReenabledRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("SecTrustSetAnchorCertificatesOnly") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.contains("SecTrustSetAnchorCertificatesOnly") else { return }
         for (call, _) in file.calls(where: { call in
             guard case .call(let callee, let arguments, false) = call.kind,
                   case .identifier("SecTrustSetAnchorCertificatesOnly") = callee.unwrapped.kind, arguments.count == 2 else { return false }

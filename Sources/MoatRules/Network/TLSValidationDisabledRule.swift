@@ -46,9 +46,11 @@ public struct TLSValidationDisabledRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("Disabled", "disableEvaluation", "allowInvalidCertificates", "AllowInvalidCertificates",
-                            "alidatesDomainName", "AllowsAnyHTTPSCertificate", "kCFStreamSSLValidatesCertificateChain") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.mayWriteProperty(["allowInvalidCertificates", "validatesDomainName"])
+            || unit.names.containsAny(["DisabledTrustEvaluator", "DisabledEvaluator", "setAllowsAnyHTTPSCertificate", "disableEvaluation"])
+            || unit.names.containsAnywhere(["kCFStreamSSLValidatesCertificateChain"]) else { return }
         var findings: [(SourceRange, String, WalkContext)] = []
         for write in file.propertyWrites(named: ["allowInvalidCertificates", "validatesDomainName"]) {
             let disables = write.property == "allowInvalidCertificates" ? write.value.boolValue == true : write.value.boolValue == false

@@ -11,11 +11,16 @@ struct ChallengeHandler {
     /// The completion handler parameter's name, if the API has one.
     let completion: String?
 
+    /// Whether a type names an authentication challenge (`URLAuthenticationChallenge`...).
+    static func isChallengeType(_ type: String) -> Bool {
+        type.contains("AuthenticationChallenge")
+    }
+
     /// Every function with a parameter typed as an authentication challenge.
     static func all(in file: CodeFile) -> [ChallengeHandler] {
         file.allFunctions.compactMap { function, owner in
             guard function.body != nil,
-                  let challenge = function.parameters.first(where: { ($0.type ?? "").contains("AuthenticationChallenge") })
+                  let challenge = function.parameters.first(where: { isChallengeType($0.type ?? "") })
             else { return nil }
             let completion = function.parameters.first { parameter in
                 let type = parameter.type ?? ""

@@ -46,8 +46,9 @@ public struct TrustResultUnspecifiedOnlyRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("kSecTrustResultUnspecified", "unspecified") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsAny(["kSecTrustResultUnspecified", "unspecified"]) else { return }
         let ignored = DeprecatedTrustEvaluateRule.ignoredCalls(named: "SecTrustEvaluate", in: file)
         for (function, _) in file.allFunctions {
             guard let body = function.body else { continue }

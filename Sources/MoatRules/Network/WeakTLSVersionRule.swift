@@ -52,23 +52,25 @@ public struct WeakTLSVersionRule: SourceRule {
         "tls_protocol_version_TLSv10", "tls_protocol_version_TLSv11", "tls_protocol_version_DTLSv10",
     ]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("TLS", "tls", "SSL", "ssl") else { return }
-        let properties: Set<String> = ["tlsMinimumSupportedProtocol", "tlsMinimumSupportedProtocolVersion",
-                                       "tlsMaximumSupportedProtocol", "tlsMaximumSupportedProtocolVersion",
-                                       "TLSMinimumSupportedProtocol", "TLSMinimumSupportedProtocolVersion",
-                                       "TLSMaximumSupportedProtocol", "TLSMaximumSupportedProtocolVersion"]
-        for write in file.propertyWrites(named: properties) {
+    static let properties: Set<String> = ["tlsMinimumSupportedProtocol", "tlsMinimumSupportedProtocolVersion",
+                                          "tlsMaximumSupportedProtocol", "tlsMaximumSupportedProtocolVersion",
+                                          "TLSMinimumSupportedProtocol", "TLSMinimumSupportedProtocolVersion",
+                                          "TLSMaximumSupportedProtocol", "TLSMaximumSupportedProtocolVersion"]
+    static let functions: Set<String> = ["sec_protocol_options_set_tls_min_version", "sec_protocol_options_set_min_tls_protocol_version",
+                                         "sec_protocol_options_set_tls_max_version", "sec_protocol_options_set_max_tls_protocol_version",
+                                         "SSLSetProtocolVersionMin", "SSLSetProtocolVersionMax"]
+
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.mayWriteProperty(Self.properties) || unit.names.containsAny(Self.functions) else { return }
+        for write in file.propertyWrites(named: Self.properties) {
             guard let weak = Self.weakName(write.value) else { continue }
             sink.report("`\(write.property)` is set to `\(weak)`, below TLS 1.2: a network attacker can downgrade the connection. Use TLS 1.2 or later.",
                         in: file, at: write.range)
         }
-        let functions: Set<String> = ["sec_protocol_options_set_tls_min_version", "sec_protocol_options_set_min_tls_protocol_version",
-                                      "sec_protocol_options_set_tls_max_version", "sec_protocol_options_set_max_tls_protocol_version",
-                                      "SSLSetProtocolVersionMin", "SSLSetProtocolVersionMax"]
         for (call, _) in file.calls(where: { call in
             guard case .call(let callee, _, false) = call.kind, case .identifier(let name) = callee.unwrapped.kind else { return false }
-            return functions.contains(name)
+            return Self.functions.contains(name)
         }) {
             guard let value = call.arguments.last?.value, let weak = Self.weakName(value) else { continue }
             sink.report("`\(call.name ?? "sec_protocol_options")` allows `\(weak)`, below TLS 1.2: a network attacker can downgrade the connection. Use TLS 1.2 or later.",

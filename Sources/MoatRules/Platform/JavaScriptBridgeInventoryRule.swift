@@ -60,8 +60,15 @@ public struct JavaScriptBridgeInventoryRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("JSExport", "JSContext", "forKeyedSubscript", "MessageHandler", "ontentController", "JavaScriptCore") else { return }
+    /// What each kind of bridge it lists is found by: JSExport protocols, JSContext objects (or a context-named
+    /// value in a file importing JavaScriptCore, or the UIWebView context key path), script message handlers.
+    static let requiredNames: Set<String> = ["JSExport", "JSContext", "JavaScriptCore", "addScriptMessageHandler",
+                                             "addScriptMessageHandlerWithReply", "WKUserContentController"]
+
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsAny(Self.requiredNames) || unit.names.literalsContainAny(["javaScriptContext"])
+            || unit.names.containsName(where: Self.isContentControllerName) else { return }
         let cache = LocalValuesCache(file: file)
         let importsJavaScriptCore = file.imports.contains { $0.contains("JavaScriptCore") }
         var findings: [(SourceRange, String)] = []
@@ -131,6 +138,11 @@ public struct JavaScriptBridgeInventoryRule: SourceRule {
         return last.contains("context") || last.contains("ctx")
     }
 
+    /// `contentController`, `userContentController`... (a receiver of `add(_:name:)`).
+    static func isContentControllerName(_ name: String) -> Bool {
+        name.lowercased().contains("contentcontroller")
+    }
+
     /// The name argument of a script message handler registration, or nil.
     static func scriptMessageHandlerName(_ call: Expression, _ values: LocalValues) -> Expression? {
         guard case .call(let callee, let arguments, let isMessageSend) = call.kind, let name = callee.name else { return nil }
@@ -142,7 +154,7 @@ public struct JavaScriptBridgeInventoryRule: SourceRule {
         guard arguments.last?.label == "name" else { return nil }
         if name == "addScriptMessageHandler" { return arguments.last?.value }
         guard name == "add", arguments.count == 2 || arguments.count == 3, let receiver = callee.receiver else { return nil }
-        if receiver.nameChain.contains(where: { $0.lowercased().contains("contentcontroller") }) { return arguments.last?.value }
+        if receiver.nameChain.contains(where: isContentControllerName) { return arguments.last?.value }
         if let last = receiver.nameChain.last, let type = values.declaredType(of: last), type.contains("WKUserContentController") {
             return arguments.last?.value
         }

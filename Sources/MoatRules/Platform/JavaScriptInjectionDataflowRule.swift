@@ -89,10 +89,11 @@ public struct JavaScriptInjectionDataflowRule: SourceRule {
     public init() {}
 
     /// The flows this rule reports, with the untrusted taint of each (one per call).
-    static func reportedFlows(in file: CodeFile) -> [(flow: TaintFlow, taint: Taint)] {
+    static func reportedFlows(in unit: SourceUnit) -> [(flow: TaintFlow, taint: Taint)] {
         var reported = Set<Int>()
         var result: [(flow: TaintFlow, taint: Taint)] = []
-        for flow in Dataflow.flows(in: file, rule: description.id) {
+        let file = unit.code
+        for flow in unit.flows(rule: description.id) {
             guard let taint = flow.taints(.script).first(where: {
                 !$0.isInertString && $0.checks.isDisjoint(with: [.allowlisted, .validated])
             }), let source = taint.source else { continue }
@@ -107,8 +108,9 @@ public struct JavaScriptInjectionDataflowRule: SourceRule {
         return result
     }
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        for (flow, taint) in Self.reportedFlows(in: file) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        for (flow, taint) in Self.reportedFlows(in: unit) {
             guard let source = taint.source else { continue }
             let script = CodeText.of(flow.arguments[.script], in: file)
             let message = "Dataflow: \(source.description) becomes part of the script that \(flow.calledName) runs (`\(script)`), unencoded: a quote in it ends the string and the rest executes in the page."

@@ -117,14 +117,18 @@ public struct JavaScriptInjectionRule: SourceRule {
         "initWithSource:injectionTime:forMainFrameOnly:inContentWorld:",
     ]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("JavaScript", "evaluateScript", "WKUserScript") else { return }
+    /// The calls `isScriptSink` accepts (an initializer's selector by its class, `WKUserScript`).
+    static let requiredNames = SourceNames.callNames(selectors.filter { !$0.hasPrefix("init") }).union(swiftNames).union(["WKUserScript"])
+
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsAny(Self.requiredNames) else { return }
         let cache = LocalValuesCache(file: file)
         let encoders = Self.encodingHelpers(in: file)
         // One weakness, one finding: where the dataflow rule follows untrusted data into this call, it
         // judges it (reports it with the path, or finds it encoded, allowlisted or from a checked origin),
         // and this rule stays quiet.
-        let followed = Set(Dataflow.flows(in: file, rule: JavaScriptInjectionDataflowRule.description.id).map(\.range.start.offset))
+        let followed = Set(unit.flows(rule: JavaScriptInjectionDataflowRule.description.id).map(\.range.start.offset))
         for (call, context) in file.calls(where: Self.isScriptSink) where !followed.contains(call.range.start.offset) {
             guard let script = call.arguments.first?.value else { continue }
             let values = cache.values(for: context)

@@ -131,8 +131,9 @@ public struct ScriptMessageOriginRule: SourceRule {
         "userContentController:didReceiveScriptMessage:", "userContentController:didReceiveScriptMessage:replyHandler:",
     ]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("userContentController") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsAny(SourceNames.callNames(Self.handlerNames)) else { return }
         let handlers = file.allFunctions.filter { Self.handlerNames.contains($0.function.fullName) && $0.function.body != nil }
         let wrapped = Self.typesBehindCheckingWrappers(file, handlers)
         for (function, owner) in handlers {
@@ -159,7 +160,7 @@ public struct ScriptMessageOriginRule: SourceRule {
     /// wrapper handler of this file that the handler's type sits behind. Shared with the dataflow rules,
     /// for which such a message comes from the app's own page.
     static func isOriginChecked(source: SourceRange, targets: [SourceRange], in file: CodeFile) -> Bool {
-        guard file.mentions("frameInfo", "securityOrigin", "isMainFrame") else { return false }
+        guard ["frameInfo", "securityOrigin", "isMainFrame"].contains(where: file.containsText) else { return false }
         let handlers = file.allFunctions.filter { handlerNames.contains($0.function.fullName) && $0.function.body != nil }
         guard let (function, owner) = handlers.first(where: { $0.function.range.contains(source) }), let body = function.body,
               function.parameters.count >= 2 else { return false }

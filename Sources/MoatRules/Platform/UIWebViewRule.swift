@@ -32,7 +32,8 @@ public struct UIWebViewRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         var positions: [SourceRange] = file.typeReferences.filter { $0.name == "UIWebView" }.map(\.range)
         file.forEachExpression { expression, _ in
             if case .identifier("UIWebView") = expression.kind { positions.append(expression.range) }

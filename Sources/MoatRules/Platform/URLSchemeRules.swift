@@ -220,7 +220,8 @@ public struct DeprecatedURLHandlerRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         for (function, _) in file.allFunctions {
             guard let replacement = Self.replacements[function.fullName] else { continue }
             sink.report("\(function.fullName) is deprecated since iOS 9 and receives URLs without the options that say where they come from; implement \(replacement) and validate the URL.",

@@ -108,7 +108,7 @@ public struct URLSchemeSensitiveActionRule: SourceRule {
     /// `sourceApplication` parameter) in an `if`/`guard` that every path to the action (or to the call that
     /// leads to it) passes: only the apps it names can trigger the action.
     static func checksSourceApplication(before flow: TaintFlow, taint: Taint, in file: CodeFile, _ cache: LocalValuesCache) -> Bool {
-        guard let source = taint.source, file.mentions("sourceApplication"),
+        guard let source = taint.source, file.containsText("sourceApplication"),
               let (function, owner) = file.allFunctions.first(where: { $0.function.body != nil && $0.function.range.contains(source.range) }),
               let body = function.body else { return false }
         let values = cache.values(function: function, type: owner)
@@ -128,10 +128,11 @@ public struct URLSchemeSensitiveActionRule: SourceRule {
         return checked
     }
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         var candidates: [(TaintFlow, Taint)] = []
         let cache = LocalValuesCache(file: file)
-        let flows = Dataflow.flows(in: file, rule: Self.description.id)
+        let flows = unit.flows(rule: Self.description.id)
         guard !flows.isEmpty else { return }
         // `publisher.send(x)`, `continuation.yield`: handing a value to a Combine subject or a stream is an
         // event of the app's own plumbing, not an action.

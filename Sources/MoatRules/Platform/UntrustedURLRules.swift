@@ -87,9 +87,10 @@ public struct WebViewUntrustedURLRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         var reported = Set<Int>()
-        for flow in Dataflow.flows(in: file, rule: Self.description.id) {
+        for flow in unit.flows(rule: Self.description.id) {
             if let taint = flow.taints(.html).first(where: { $0.source != nil && !$0.isInertString && $0.checks.isDisjoint(with: urlValidations) }),
                let source = taint.source, reported.insert(flow.range.start.offset).inserted {
                 let html = CodeText.of(flow.arguments[.html], in: file)
@@ -133,7 +134,7 @@ public struct UntrustedURLOpenRule: SourceRule {
         guard let receiver = callee.receiver else {
             // `openURL(url)`: SwiftUI's OpenURLAction read from the environment.
             guard !isMessageSend, callee.name == "openURL" else { return false }
-            return file.mentions("\\.openURL") || (values.declaredType(of: "openURL") ?? "").contains("OpenURLAction")
+            return file.containsText("\\.openURL") || (values.declaredType(of: "openURL") ?? "").contains("OpenURLAction")
         }
         func isSystem(_ expression: Expression) -> Bool {
             if expression.nameChain.contains(where: systemReceivers.contains) { return true }
@@ -222,9 +223,10 @@ public struct UntrustedURLOpenRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         var reported = Set<Int>()
-        let flows = Dataflow.flows(in: file, rule: Self.description.id)
+        let flows = unit.flows(rule: Self.description.id)
         guard !flows.isEmpty else { return }
         let cache = LocalValuesCache(file: file)
         var calls: [Int: (call: Expression, context: WalkContext)] = [:]

@@ -44,8 +44,9 @@ public struct WebViewCleartextLoadRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("http://", "HTTP://", "Http://") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.literalsContain(ignoringCase: "http") else { return }
         let cache = LocalValuesCache(file: file)
         for load in RequestURLs.cleartextWebLoads(in: file, cache: cache) {
             guard let url = load.urls.first else { continue }

@@ -40,9 +40,10 @@ public struct WebViewFileAccessRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("FromFileURLs") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
         let names: Set<String> = ["allowFileAccessFromFileURLs", "allowUniversalAccessFromFileURLs"]
+        guard unit.names.mayWriteProperty(names) else { return }
         for write in file.propertyWrites(named: names) where write.value.boolValue == true {
             let consequence = write.property == "allowUniversalAccessFromFileURLs"
                 ? "JavaScript in any file:// page can read local files and send them to any origin"

@@ -55,8 +55,9 @@ public struct WebViewHTMLFileBaseURLRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("loadHTMLString") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.contains("loadHTMLString") else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: Self.isLoadHTMLString) {
             let arguments = call.arguments

@@ -48,8 +48,9 @@ public struct WebViewInspectableRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("nspectable") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.mayWriteProperty(["isInspectable", "inspectable"]) else { return }
         for write in file.propertyWrites(named: ["isInspectable", "inspectable"])
         where write.value.boolValue == true && !write.context.isDebugOnly {
             let object = write.object.map { "`\(file.text($0.range))`" } ?? "this object"

@@ -80,8 +80,12 @@ public struct WebViewJavaScriptLocalContentRule: SourceRule {
         var disablesScript = false
     }
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("loadFileURL", "loadHTMLString", "fileURLWithPath", "URLForResource", "forResource") else { return }
+    /// The local loads it looks for: `loadFileURL`, `loadHTMLString`, and requests for bundled or file URLs.
+    static let requiredNames: Set<String> = ["loadFileURL", "loadHTMLString", "fileURLWithPath", "URLForResource", "forResource"]
+
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsAny(Self.requiredNames) else { return }
         let cache = LocalValuesCache(file: file)
         var scopes: [String: Scope] = [:]
         var order: [String] = []

@@ -46,8 +46,9 @@ public struct WebViewJavaScriptWindowsRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("avaScriptCanOpenWindowsAutomatically") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.mayWriteProperty(["javaScriptCanOpenWindowsAutomatically"]) else { return }
         for write in file.propertyWrites(named: ["javaScriptCanOpenWindowsAutomatically"]) where write.value.boolValue == true {
             sink.report("`javaScriptCanOpenWindowsAutomatically` is enabled: scripts in the page can open windows without a user tap. Leave it off.",
                         in: file, at: write.range)

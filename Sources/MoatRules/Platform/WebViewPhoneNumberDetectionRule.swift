@@ -51,8 +51,9 @@ public struct WebViewPhoneNumberDetectionRule: SourceRule {
     static let phoneNames: Set<String> = ["phoneNumber", "all", "WKDataDetectorTypePhoneNumber", "WKDataDetectorTypeAll",
                                           "UIDataDetectorTypePhoneNumber", "UIDataDetectorTypeAll"]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("ataDetectorTypes") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.mayWriteProperty(["dataDetectorTypes"]) else { return }
         let cache = LocalValuesCache(file: file)
         for write in file.propertyWrites(named: ["dataDetectorTypes"]) {
             guard let object = write.object, Self.isWebObject(object, cache.values(for: write.context)) else { continue }

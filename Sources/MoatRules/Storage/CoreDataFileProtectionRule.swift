@@ -57,8 +57,12 @@ public struct CoreDataFileProtectionRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("PersistentStore") else { return }
+    /// The calls it judges: adding a store (both languages) and store descriptions.
+    static let requiredNames: Set<String> = ["addPersistentStoreWithType", "addPersistentStore", "NSPersistentStoreDescription"]
+
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsAny(Self.requiredNames) else { return }
         var fileSetsProtection = false
         file.forEachExpression { expression, _ in
             if case .identifier("NSPersistentStoreFileProtectionKey") = expression.kind { fileSetsProtection = true }

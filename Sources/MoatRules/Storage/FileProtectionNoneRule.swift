@@ -49,8 +49,14 @@ public struct FileProtectionNoneRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("rotection") else { return }
+    /// The names of `FileProtection.isNone` (a protection key is a dictionary key, in code or a string).
+    static let requiredNames: Set<String> = ["NSDataWritingFileProtectionNone", "NSFileProtectionNone", "NSURLFileProtectionNone",
+                                             "noFileProtection", "FileProtectionType", "URLFileProtection"]
+
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsAny(Self.requiredNames) || unit.names.containsAnywhere(FileProtection.keyNames)
+            || unit.names.mayWriteProperty(["fileProtection"]) else { return }
         var compared = Set<ObjectIdentifier>()
         var candidates: [Expression] = []
         var seen = Set<ObjectIdentifier>()

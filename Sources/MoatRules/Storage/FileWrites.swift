@@ -13,6 +13,9 @@ struct FileWrite {
     var attributes: Expression?
     var api: String
 
+    /// The names of the calls `from` reads (the first part of each selector), for a file's names gate.
+    static let names: Set<String> = ["writeToFile", "writeToURL", "createFileAtPath", "archiveRootObject", "write", "createFile"]
+
     static func from(_ call: Expression) -> FileWrite? {
         guard case .call(let callee, let arguments, let isMessageSend) = call.kind, let name = callee.name,
               let first = arguments.first else { return nil }

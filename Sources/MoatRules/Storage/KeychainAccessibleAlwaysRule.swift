@@ -53,8 +53,12 @@ public struct KeychainAccessibleAlwaysRule: SourceRule {
     static let constants: Set<String> = ["kSecAttrAccessibleAlways", "kSecAttrAccessibleAlwaysThisDeviceOnly",
                                          "accessibleAlways", "accessibleAlwaysThisDeviceOnly"]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("lways") else { return }
+    /// The constants, and KeychainAccess's `.always` cases.
+    static let requiredNames = constants.union(["always", "alwaysThisDeviceOnly"])
+
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsAny(Self.requiredNames) else { return }
         var compared = Set<ObjectIdentifier>()
         var hits: [Expression] = []
         file.walk { node, _ in

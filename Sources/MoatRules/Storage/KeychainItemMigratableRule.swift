@@ -60,8 +60,9 @@ public struct KeychainItemMigratableRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("SecItem") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsAny(["SecItemAdd", "SecItemUpdate"]) else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: { call in
             guard case .call(let callee, _, false) = call.kind, case .identifier(let name) = callee.unwrapped.kind else { return false }

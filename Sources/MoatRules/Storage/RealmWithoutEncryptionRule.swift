@@ -80,8 +80,9 @@ public struct RealmWithoutEncryptionRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("Realm", "RLM") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsAny(["Realm", "RLMRealm"]) else { return }
         // `Realm()` / `defaultRealm` use the default configuration: quiet when this file replaces the default
         // (`Realm.Configuration.defaultConfiguration = …`, `[RLMRealmConfiguration setDefaultConfiguration:]`)
         // and gives some configuration an encryption key.

@@ -68,8 +68,9 @@ public struct SecretFileWithoutProtectionRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("write", "createFile", "archiveRootObject") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsAny(FileWrite.names) else { return }
         var excludesFromBackup = false
         file.forEachExpression { expression, _ in
             if let name = expression.name, BackupExclusion.names.contains(name) { excludesFromBackup = true }

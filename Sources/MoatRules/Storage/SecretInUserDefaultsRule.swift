@@ -56,8 +56,9 @@ public struct SecretInUserDefaultsRule: SourceRule {
 
     public init() {}
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("efaults") else { return }
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.contains("forKey") else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: Self.isDefaultsWrite) {
             let arguments = call.arguments

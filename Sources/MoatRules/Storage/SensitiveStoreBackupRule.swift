@@ -86,8 +86,18 @@ public struct SensitiveStoreBackupRule: SourceRule {
         "auth", "private", "keys",
     ]
 
-    public func check(_ file: CodeFile, _ sink: inout FindingSink) {
-        guard file.mentions("PersistentStore", "Realm", "RLM", "sqlite3_open", "FMDatabase", "Database") else { return }
+    /// The store constructors `storeURL(of:)` reads (FMDB's class methods by their receiver), and Realm's
+    /// `fileURL` property.
+    static let requiredNames: Set<String> = [
+        "addPersistentStoreWithType", "persistentStoreDescriptionWithURL", "NSPersistentStoreDescription", "addPersistentStore",
+        "Configuration", "RLMRealmConfiguration", "sqlite3_open", "sqlite3_open_v2", "sqlite3_open16", "FMDatabase", "FMDatabaseQueue",
+        "DatabaseQueue", "DatabasePool",
+    ]
+
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        guard unit.names.containsAny(Self.requiredNames) || unit.names.containsName(where: { $0.hasPrefix("FMDatabase") })
+            || unit.names.mayWriteProperty(["fileURL"]) else { return }
         var excludesFromBackup = false
         file.forEachExpression { expression, _ in
             if let name = expression.name, BackupExclusion.names.contains(name) { excludesFromBackup = true }

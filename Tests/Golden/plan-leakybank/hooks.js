@@ -68,8 +68,17 @@ function moatIsKind(object, className) {
     return cls !== undefined && object.isKindOfClass_(cls);
 }
 
-function moatShortObject(pointer) {
-    if (pointer.isNull()) {
+// A NativePointer for an argument or for an ObjC.Object the bridge returned (null for nil).
+function moatHandle(value) {
+    if (value === null || value === undefined) {
+        return null;
+    }
+    return value.handle !== undefined ? value.handle : value;
+}
+
+function moatShortObject(value) {
+    const pointer = moatHandle(value);
+    if (pointer === null || pointer.isNull()) {
         return 'nil';
     }
     try {
@@ -81,8 +90,9 @@ function moatShortObject(pointer) {
 
 // An Objective-C object in readable form: URLs, data, strings, user activities, script messages,
 // URL contexts, collections; anything else by its description.
-function moatDescribeObject(pointer) {
-    if (pointer.isNull()) {
+function moatDescribeObject(value) {
+    const pointer = moatHandle(value);
+    if (pointer === null || pointer.isNull()) {
         return 'nil';
     }
     let object;
@@ -195,6 +205,24 @@ function moatSkipType(encoding, index) {
     return i + 1;
 }
 
+// The method's type encoding: the bridge's own, else the runtime's method_getTypeEncoding ('' when unknown:
+// arguments are then shown as raw values, never dereferenced).
+function moatTypeEncoding(method) {
+    if (typeof method.types === 'string') {
+        return method.types;
+    }
+    try {
+        const address = moatFindExport('method_getTypeEncoding');
+        if (address === null || method.handle === undefined) {
+            return '';
+        }
+        const encoding = new NativeFunction(address, 'pointer', ['pointer'])(method.handle);
+        return encoding.isNull() ? '' : encoding.readUtf8String();
+    } catch (e) {
+        return '';
+    }
+}
+
 function moatTypes(encoding) {
     const types = [];
     let i = 0;
@@ -211,7 +239,10 @@ function moatTypes(encoding) {
 
 // One argument or return value, by its type encoding.
 function moatDescribe(value, type) {
-    const t = type === undefined ? '@' : type;
+    if (type === undefined || type === '') {
+        return 'raw ' + value;
+    }
+    const t = type;
     try {
         if (t === 'v') {
             return 'void';
@@ -278,10 +309,10 @@ function moatAccessibility(dictionary) {
         return 'kSecAttrAccessible unknown';
     }
     const value = new ObjC.Object(dictionary).objectForKey_(key);
-    if (value === null || value.isNull()) {
+    if (value === null) {
         const control = moatConstant('kSecAttrAccessControl');
         const access = control === null ? null : new ObjC.Object(dictionary).objectForKey_(control);
-        return access !== null && !access.isNull() ? 'kSecAttrAccessControl ' + access.toString()
+        return access !== null ? 'kSecAttrAccessControl ' + access.toString()
             : 'kSecAttrAccessible not set (the default is kSecAttrAccessibleWhenUnlocked)';
     }
     for (let i = 0; i < MOAT_ACCESSIBILITY.length; i++) {
@@ -368,8 +399,10 @@ function moatAppClasses() {
     }
     moatAppClassCache = [];
     try {
-        const bundle = ObjC.classes.NSBundle.mainBundle().bundlePath().toString();
-        const owned = ObjC.enumerateLoadedClassesSync({ ownedBy: new ModuleMap(function (m) { return m.path.indexOf(bundle) === 0; }) });
+        // Module paths and the bundle path may differ by a /private prefix.
+        const bare = function (path) { return String(path).replace(/^\/private\//, '/'); };
+        const bundle = bare(ObjC.classes.NSBundle.mainBundle().bundlePath().toString()) + '/';
+        const owned = ObjC.enumerateLoadedClassesSync({ ownedBy: new ModuleMap(function (m) { return bare(m.path).indexOf(bundle) === 0; }) });
         Object.keys(owned).forEach(function (path) { moatAppClassCache = moatAppClassCache.concat(owned[path]); });
         moatAppClassCache.sort();
     } catch (e) {
@@ -418,7 +451,7 @@ function moatAttach(className, cls, spec) {
         moatLog('[moat] skipped ' + spec.label + ': ' + className + ' has no ' + key);
         return;
     }
-    const types = moatTypes(method.types || '');
+    const types = moatTypes(moatTypeEncoding(method));
     const names = spec.selector.split(':');
     const decoder = spec.decoder === undefined ? undefined : moatDecoders[spec.decoder];
     const isInit = spec.selector.indexOf('init') === 0;
@@ -474,10 +507,14 @@ function moatHookImplementations(spec) {
     const key = '- ' + spec.selector;
     let hooked = 0;
     moatAppClasses().forEach(function (name) {
-        const cls = moatClass(name);
-        if (cls !== undefined && cls.$ownMethods.indexOf(key) !== -1) {
-            moatAttach(name, cls, { label: spec.label, selector: spec.selector, classMethod: false });
-            hooked++;
+        try {
+            const cls = moatClass(name);
+            if (cls !== undefined && (cls.$ownMethods || []).indexOf(key) !== -1) {
+                moatAttach(name, cls, { label: spec.label, selector: spec.selector, classMethod: false });
+                hooked++;
+            }
+        } catch (e) {
+            moatLog('[moat] cannot inspect ' + name + ': ' + e.message);
         }
     });
     if (hooked === 0) {
@@ -498,7 +535,13 @@ function moatHookAdopters(spec) {
         if (cls === undefined) {
             return;
         }
-        const adopted = Object.keys(cls.$protocols).filter(function (p) {
+        let protocols = {};
+        try {
+            protocols = cls.$protocols || {};
+        } catch (e) {
+            protocols = {};
+        }
+        const adopted = Object.keys(protocols).filter(function (p) {
             return p === spec.protocolName || p.endsWith('.' + spec.protocolName) || (spec.swift && p.endsWith(suffix));
         });
         if (adopted.length === 0) {
@@ -736,7 +779,7 @@ moatHookMethod({ label: "CheckedSessionDelegate -URLSession:didReceiveChallenge:
 moatHookMethod({ label: "PinnedSessionDelegate -URLSession:didReceiveChallenge:completionHandler:", className: "PinnedSessionDelegate", swift: true, selector: "URLSession:didReceiveChallenge:completionHandler:", classMethod: false });
 
 // from finding: MOAT-NET-201 (critical) Server certificate accepted without evaluating the trust at LeakyBank/Network/PinnedSessionDelegate.swift:36
-// from finding: MOAT-NET-202 (medium) Deprecated SecTrustEvaluate at LeakyBank/Legacy/SSLTrustManager.m:20
+// from finding: MOAT-NET-202 (low) Deprecated SecTrustEvaluate at LeakyBank/Legacy/SSLTrustManager.m:20
 // from finding: MOAT-NET-203 (medium) Trust result check accepts only kSecTrustResultUnspecified at LeakyBank/Legacy/SSLTrustManager.m:28
 // from finding: MOAT-NET-204 (low) Authentication challenge answered twice at LeakyBank/Network/PinnedSessionDelegate.swift:14
 // from finding: MOAT-NET-205 (medium) Custom trust anchors combined with the system roots at LeakyBank/Network/APIClient.swift:23
@@ -749,7 +792,7 @@ moatHookMethod({ label: "PinnedSessionDelegate -URLSession:didReceiveChallenge:c
 moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder: "trustResult" });
 
 // from finding: MOAT-NET-201 (critical) Server certificate accepted without evaluating the trust at LeakyBank/Network/PinnedSessionDelegate.swift:36
-// from finding: MOAT-NET-202 (medium) Deprecated SecTrustEvaluate at LeakyBank/Legacy/SSLTrustManager.m:20
+// from finding: MOAT-NET-202 (low) Deprecated SecTrustEvaluate at LeakyBank/Legacy/SSLTrustManager.m:20
 // from finding: MOAT-NET-203 (medium) Trust result check accepts only kSecTrustResultUnspecified at LeakyBank/Legacy/SSLTrustManager.m:28
 // from finding: MOAT-NET-204 (low) Authentication challenge answered twice at LeakyBank/Network/PinnedSessionDelegate.swift:14
 // from finding: MOAT-NET-205 (medium) Custom trust anchors combined with the system roots at LeakyBank/Network/APIClient.swift:23
@@ -774,11 +817,11 @@ moatHookMethod({ label: "StagingSessionDelegate -URLSession:didReceiveChallenge:
 
 // from finding: MOAT-CRYP-201 (high) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:5
 // from finding: MOAT-CRYP-201 (low) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:6
-// from finding: MOAT-CRYP-203 (high) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
+// from finding: MOAT-CRYP-203 (medium) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-203 (high) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
-// from finding: MOAT-STOR-204 (high) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
@@ -787,11 +830,11 @@ moatHookMethod({ label: "NSData -writeToFile:atomically:", className: "NSData", 
 
 // from finding: MOAT-CRYP-201 (high) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:5
 // from finding: MOAT-CRYP-201 (low) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:6
-// from finding: MOAT-CRYP-203 (high) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
+// from finding: MOAT-CRYP-203 (medium) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-203 (high) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
-// from finding: MOAT-STOR-204 (high) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
@@ -800,11 +843,11 @@ moatHookMethod({ label: "NSData -writeToFile:options:error:", className: "NSData
 
 // from finding: MOAT-CRYP-201 (high) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:5
 // from finding: MOAT-CRYP-201 (low) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:6
-// from finding: MOAT-CRYP-203 (high) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
+// from finding: MOAT-CRYP-203 (medium) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-203 (high) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
-// from finding: MOAT-STOR-204 (high) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
@@ -813,11 +856,11 @@ moatHookMethod({ label: "NSData -writeToURL:options:error:", className: "NSData"
 
 // from finding: MOAT-CRYP-201 (high) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:5
 // from finding: MOAT-CRYP-201 (low) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:6
-// from finding: MOAT-CRYP-203 (high) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
+// from finding: MOAT-CRYP-203 (medium) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-203 (high) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
-// from finding: MOAT-STOR-204 (high) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
@@ -826,11 +869,11 @@ moatHookMethod({ label: "NSFileManager -createFileAtPath:contents:attributes:", 
 
 // from finding: MOAT-CRYP-201 (high) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:5
 // from finding: MOAT-CRYP-201 (low) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:6
-// from finding: MOAT-CRYP-203 (high) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
+// from finding: MOAT-CRYP-203 (medium) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-203 (high) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
-// from finding: MOAT-STOR-204 (high) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
@@ -839,11 +882,11 @@ moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" 
 
 // from finding: MOAT-CRYP-201 (high) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:5
 // from finding: MOAT-CRYP-201 (low) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:6
-// from finding: MOAT-CRYP-203 (high) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
+// from finding: MOAT-CRYP-203 (medium) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-203 (high) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
-// from finding: MOAT-STOR-204 (high) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41

@@ -9,9 +9,9 @@ struct CrossFileLinkerTests {
     static func facts(_ files: [(String, String)]) -> [DataflowFacts?] {
         files.map { name, source in
             let file = DataflowTestSupport.parse(source, name: name)
-            Dataflow.pin(file, context: nil)
-            _ = Dataflow.flows(in: file)
-            return Dataflow.release(file)
+            let unit = SourceUnit(code: file)
+            _ = unit.flows
+            return unit.factsIfAnalyzed
         }
     }
 

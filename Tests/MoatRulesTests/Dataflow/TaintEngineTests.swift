@@ -20,7 +20,7 @@ enum DataflowTestSupport {
     static func findings(_ rule: any SourceRule.Type, _ source: String, name: String = "Test.swift") -> [Finding] {
         let file = parse(source, name: name)
         var sink = FindingSink(rule: rule.description)
-        rule.init().check(file, &sink)
+        rule.init().check(SourceUnit(code: file), &sink)
         return sink.findings
     }
 }

@@ -1,0 +1,276 @@
+import MoatSyntax
+
+/// The names one source file mentions, from one pass over its bytes: every identifier of its code
+/// (types, functions, members, constants, keywords, Objective-C selector parts, code inside Swift string
+/// interpolations), and apart from them the words inside its string literals. Comments are skipped.
+///
+/// Rules use it as a gate before walking the code model: a rule declares the API names it matches, as
+/// data, and skips a file that mentions none of them (`unit.names.containsAny(Self.names)`). A gate only
+/// lets a rule skip files that cannot match; it never decides a finding. It answers for whole names, so
+/// a rule lists every spelling it matches (`kSecAttrAccessibleAlways` and `.always`...).
+public struct SourceNames: Sendable {
+    /// Identifiers of the code.
+    public let identifiers: Set<String>
+    /// Words (runs of letters, digits and `_`) inside string literals.
+    public let literalWords: Set<String>
+
+    /// Answers yes to every question: the gates open, for checking that no gate ever decides a finding.
+    private let everything: Bool
+
+    /// An index under which every gate opens (see `SourceUnit(code:context:names:)`).
+    public static let unrestricted = SourceNames(identifiers: [], literalWords: [], everything: true)
+
+    private init(identifiers: Set<String>, literalWords: Set<String>, everything: Bool) {
+        self.identifiers = identifiers
+        self.literalWords = literalWords
+        self.everything = everything
+    }
+
+    public init(_ file: CodeFile) {
+        var lexer = NameLexer(swift: file.language == .swift)
+        if file.source.utf8.withContiguousStorageIfAvailable({ lexer.run($0) }) == nil {
+            Array(file.source.utf8).withUnsafeBufferPointer { lexer.run($0) }
+        }
+        identifiers = lexer.identifiers
+        literalWords = lexer.literalWords
+        everything = false
+    }
+
+    /// Whether the code mentions this name (not in a comment, not only in a string literal).
+    public func contains(_ name: String) -> Bool {
+        everything || identifiers.contains(name)
+    }
+
+    /// Whether the code mentions any of these names.
+    public func containsAny<Names: Sequence<String>>(_ names: Names) -> Bool {
+        everything || names.contains { identifiers.contains($0) }
+    }
+
+    /// Whether the code mentions a name the rule's own test accepts (`ChallengeHandler.isChallengeType`).
+    public func containsName(where test: (String) -> Bool) -> Bool {
+        everything || identifiers.contains(where: test)
+    }
+
+    /// The names to look for to find these calls or functions: base names as they are, Swift full names
+    /// and Objective-C selectors by their first part (`load(_:)` → `load`, `initWithURL:` → `initWithURL`).
+    public static func callNames<Names: Sequence<String>>(_ names: Names) -> Set<String> {
+        Set(names.map { name in name.firstIndex { $0 == ":" || $0 == "(" }.map { String(name[..<$0]) } ?? name })
+    }
+
+    /// Whether the code or a string literal mentions any of these names: dictionary keys, which may be
+    /// written as constants or as strings (`DictionaryEntries.keyName`).
+    public func containsAnywhere<Names: Sequence<String>>(_ names: Names) -> Bool {
+        everything || names.contains { identifiers.contains($0) || literalWords.contains($0) }
+    }
+
+    /// Whether the file can write one of these properties in a form `CodeFile.propertyWrites` reads:
+    /// `object.name = value`, `[object setName:value]`, `setValue(value, forKey: "name")`.
+    public func mayWriteProperty<Names: Sequence<String>>(_ names: Names) -> Bool {
+        everything || names.contains { name in
+            identifiers.contains(name) || literalWords.contains(name)
+                || identifiers.contains("set" + name.prefix(1).uppercased() + name.dropFirst())
+        }
+    }
+
+    /// Whether a string literal contains any of these words.
+    public func literalsContainAny<Words: Sequence<String>>(_ words: Words) -> Bool {
+        everything || words.contains { literalWords.contains($0) }
+    }
+
+    /// Whether a string literal has this word in any case (`http` for `"HTTP://…"`).
+    public func literalsContain(ignoringCase word: String) -> Bool {
+        let lowered = word.lowercased()
+        return everything || literalWords.contains { $0.utf8.count == lowered.utf8.count && $0.lowercased() == lowered }
+    }
+
+    /// Whether a word of a string literal starts with any of these prefixes (`AKIA` for AWS key ids).
+    public func literalsContainAny(prefixes: [String]) -> Bool {
+        everything || literalWords.contains { word in prefixes.contains { word.hasPrefix($0) } }
+    }
+}
+
+/// The single pass behind `SourceNames`: Swift (nested block comments, multi-line and raw strings,
+/// interpolations) or the C family (block comments, string and character literals, `@"..."`).
+private struct NameLexer {
+    let swift: Bool
+    var identifiers: Set<String> = []
+    var literalWords: Set<String> = []
+
+    init(swift: Bool) {
+        self.swift = swift
+    }
+
+    private static let slash = UInt8(ascii: "/")
+    private static let star = UInt8(ascii: "*")
+    private static let quote = UInt8(ascii: "\"")
+    private static let apostrophe = UInt8(ascii: "'")
+    private static let backslash = UInt8(ascii: "\\")
+    private static let hash = UInt8(ascii: "#")
+    private static let newline = UInt8(ascii: "\n")
+    private static let openParen = UInt8(ascii: "(")
+    private static let closeParen = UInt8(ascii: ")")
+
+    @inline(__always)
+    static func isWordByte(_ byte: UInt8) -> Bool {
+        // Letters, digits, `_`, `$` and every byte of a non-ASCII character (Swift identifiers).
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"), 0x80...0xFF:
+            return true
+        default:
+            return false
+        }
+    }
+
+    @inline(__always)
+    static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    mutating func run(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var index = 0
+        code(bytes, &index, untilParen: false)
+    }
+
+    /// Code up to the end, or (inside an interpolation) up to the parenthesis closing it.
+    private mutating func code(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, untilParen: Bool) {
+        let count = bytes.count
+        var depth = 0
+        while index < count {
+            let byte = bytes[index]
+            if Self.isWordByte(byte) {
+                let start = index
+                while index < count && Self.isWordByte(bytes[index]) { index += 1 }
+                if !Self.isDigit(bytes[start]) {
+                    identifiers.insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                }
+                continue
+            }
+            switch byte {
+            case Self.slash where index + 1 < count && bytes[index + 1] == Self.slash:
+                while index < count && bytes[index] != Self.newline { index += 1 }
+            case Self.slash where index + 1 < count && bytes[index + 1] == Self.star:
+                blockComment(bytes, &index)
+            case Self.quote:
+                string(bytes, &index, hashes: 0)
+            case Self.apostrophe where !swift:
+                characterLiteral(bytes, &index)
+            case Self.hash where swift:
+                // `#"..."#` raw strings; otherwise `#if`, `#selector`... (the name is read next).
+                var end = index
+                while end < count && bytes[end] == Self.hash { end += 1 }
+                if end < count && bytes[end] == Self.quote {
+                    let hashes = end - index
+                    index = end
+                    string(bytes, &index, hashes: hashes)
+                } else {
+                    index = end
+                }
+            case Self.openParen:
+                depth += 1
+                index += 1
+            case Self.closeParen:
+                index += 1
+                if untilParen {
+                    if depth == 0 { return }
+                    depth -= 1
+                } else if depth > 0 {
+                    depth -= 1
+                }
+            default:
+                index += 1
+            }
+        }
+    }
+
+    /// `/* ... */`, nested in Swift.
+    private func blockComment(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) {
+        let count = bytes.count
+        var nesting = 0
+        while index < count {
+            if bytes[index] == Self.slash && index + 1 < count && bytes[index + 1] == Self.star {
+                if nesting == 0 || swift { nesting += 1 }
+                index += 2
+            } else if bytes[index] == Self.star && index + 1 < count && bytes[index + 1] == Self.slash {
+                nesting -= 1
+                index += 2
+                if nesting == 0 { return }
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    /// A string literal from its opening quote (after any `#`s): its words are recorded apart, the code
+    /// of its interpolations as code.
+    private mutating func string(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, hashes: Int) {
+        let count = bytes.count
+        let multiline = swift && index + 2 < count && bytes[index + 1] == Self.quote && bytes[index + 2] == Self.quote
+        index += multiline ? 3 : 1
+        var wordStart: Int?
+        func endWord(_ end: Int, _ words: inout Set<String>) {
+            if let start = wordStart {
+                words.insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+                wordStart = nil
+            }
+        }
+        /// Whether `hashes` `#`s follow position `at`.
+        func hashesFollow(_ at: Int) -> Bool {
+            guard at + hashes <= count else { return false }
+            for offset in 0..<hashes where bytes[at + offset] != Self.hash { return false }
+            return true
+        }
+        while index < count {
+            let byte = bytes[index]
+            if Self.isWordByte(byte) {
+                if wordStart == nil { wordStart = index }
+                index += 1
+                continue
+            }
+            endWord(index, &literalWords)
+            if byte == Self.quote {
+                if multiline {
+                    if index + 2 < count && bytes[index + 1] == Self.quote && bytes[index + 2] == Self.quote && hashesFollow(index + 3) {
+                        index += 3 + hashes
+                        return
+                    }
+                } else if hashesFollow(index + 1) {
+                    index += 1 + hashes
+                    return
+                }
+                index += 1
+            } else if byte == Self.backslash && hashesFollow(index + 1) {
+                index += 1 + hashes
+                guard index < count else { return }
+                if swift && bytes[index] == Self.openParen {
+                    index += 1
+                    code(bytes, &index, untilParen: true)
+                } else if hashes == 0 {
+                    // An escaped character (`\"`, `\\`, `\n`): its letter is not part of a word.
+                    index += 1
+                }
+            } else if byte == Self.newline && !multiline {
+                // An unterminated literal ends at its line.
+                index += 1
+                return
+            } else {
+                index += 1
+            }
+        }
+        endWord(index, &literalWords)
+    }
+
+    /// `'a'`, `'\''` in the C family.
+    private func characterLiteral(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) {
+        let count = bytes.count
+        index += 1
+        while index < count {
+            switch bytes[index] {
+            case Self.backslash: index += 2
+            case Self.apostrophe: index += 1; return
+            case Self.newline: return
+            default: index += 1
+            }
+        }
+    }
+}
