@@ -45,8 +45,11 @@ plugin() { swift package --package-path "$sample" --scratch-path "$scratch" moat
 echo "-- swift package moat (the whole sample): a high finding, so the command fails"
 status=0
 plugin --format json >"$work/out.json" 2>"$work/err.txt" || status=$?
-if [ "$status" = 0 ] || ! grep -q '"ruleId" : "MOAT-CODE-001"' "$work/out.json" \
-   || ! grep -q '"path" : "Sources/Sample/Store.swift"' "$work/out.json"; then
+# Standard output is the report alone (SwiftPM's build messages go to standard error): it parses as JSON.
+found=$(python3 -c 'import json, sys
+document = json.load(open(sys.argv[1]))
+print(" ".join(f["ruleId"] + "@" + f["location"]["path"] for f in document["findings"]))' "$work/out.json" || true)
+if [ "$status" = 0 ] || [ "$found" != "MOAT-CODE-001@Sources/Sample/Store.swift" ]; then
   cat "$work/out.json" "$work/err.txt"; echo "FAIL: expected a failing scan reporting MOAT-CODE-001 in Sources/Sample/Store.swift" >&2; exit 1
 fi
 grep -q "findings at or above the --fail-on severity" "$work/err.txt" || { cat "$work/err.txt"; echo "FAIL: no failure message" >&2; exit 1; }

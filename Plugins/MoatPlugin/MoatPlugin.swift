@@ -29,7 +29,12 @@ struct MoatPlugin: CommandPlugin {
         if targetNames.isEmpty {
             paths = [context.package.directoryURL.path]
         } else {
-            paths = try context.package.targets(named: targetNames).map(\.directoryURL.path)
+            paths = try context.package.targets(named: targetNames).map { target in
+                guard let module = target.sourceModule else {
+                    throw Failure(description: "moat plugin: target \(target.name) has no sources to scan")
+                }
+                return module.directoryURL.path
+            }
         }
 
         let moat = try context.tool(named: "moat")
