@@ -31,6 +31,8 @@ if ! "$work/venv/bin/pip" install --quiet --disable-pip-version-check check-json
   exit 1
 fi
 bin="$work/venv/bin"
+# pre-commit and Moat keep their caches in this run's folder, never in the user's.
+export PRE_COMMIT_HOME="$work/pre-commit-home" XDG_CACHE_HOME="$work/cache"
 
 echo "-- action.yml against the GitHub Actions action schema"
 "$bin/check-jsonschema" --builtin-schema vendor.github-actions action.yml
@@ -40,7 +42,6 @@ echo "-- .pre-commit-hooks.yaml"
 "$bin/pre-commit" validate-manifest .pre-commit-hooks.yaml
 
 echo "-- pre-commit try-repo on a sample repository"
-export PRE_COMMIT_HOME="$work/pre-commit-home" XDG_CACHE_HOME="$work/cache"
 sample="$work/sample"
 mkdir -p "$sample/App"
 git -C "$sample" init -q

@@ -133,6 +133,7 @@ def main():
     overall = {"high+": Tally(), "medium": Tally()}
     counts = collections.defaultdict(collections.Counter)
     unjudged = []
+    gone = []  # verdicts whose finding is no longer reported (or now marked non-shipping)
     scanned = 0
     for app in apps:
         folder = os.path.join(args.corpus_dir, app["folder"])
@@ -149,6 +150,10 @@ def main():
             print(f"# {app['name']}: cannot scan: {error}")
             continue
         scanned += 1
+        tool = document.get("tool", {})
+        print(f"# {app['name']}: {tool.get('name', 'moat')} {tool.get('version', '?')}"
+              + (f" rules {tool['rulesFingerprint']}" if tool.get("rulesFingerprint") else "")
+              + f", {document.get('summary', {}).get('filesScanned', '?')} files")
         verdicts = load_verdicts(app["name"])
         findings = document.get("findings", [])
         mediums = []
@@ -175,6 +180,11 @@ def main():
             if verdict is None:
                 unjudged.append((app["name"], b, finding))
         c["errors"] = len(document.get("errors", []))
+        active = {f["fingerprint"] for f in findings
+                  if not f.get("suppression") and not non_shipping(f) and bucket(f["severity"]) in per_rule}
+        for fingerprint, v in verdicts.items():
+            if fingerprint not in active:
+                gone.append((app["name"], fingerprint, v))
         if args.sample_medium:
             print(f"# {app['name']}: seeded medium sample (seed {SAMPLE_SEED}, {args.sample_medium}):")
             wanted = set(medium_sample(mediums, args.sample_medium))
@@ -215,6 +225,19 @@ def main():
         print("  none")
     for rule, title, tp, fp, total in flagged:
         print(f"  {rule} ({title}): {tp} TP, {fp} FP of {total} findings")
+
+    print("\n== Judged findings no longer reported at medium or above in shipping code ==")
+    print("  (FP gone: a fix; TP gone: a recall loss to explain; marked non-shipping or lowered to low/info counts as gone)")
+    if not gone:
+        print("  none")
+    for verdict in ("TP", "debatable", "FP"):
+        rows = [g for g in gone if g[2]["verdict"] == verdict]
+        if rows:
+            print(f"  {verdict} gone: {len(rows)}")
+        if verdict == "FP" and rows and args.list_limit and len(rows) > args.list_limit:
+            rows = rows[:args.list_limit]
+        for name, fingerprint, v in rows:
+            print(f"    {name:18s} {fingerprint}  {v['rule']}  {v['where']}")
 
     print("\n== Findings with no verdict yet ==")
     if not unjudged:

@@ -15,16 +15,23 @@ public struct Finding: Codable, Sendable, Hashable {
     public var mastg: [String]
     public var fix: String
     public var fingerprint: String
+    /// True when the finding is in test code (`nonShippingReason == .test`); kept for compatibility.
     public var isTestCode: Bool
+    /// Set when the finding is in code that does not ship (tests, mocks, fixtures, previews, debug-only or
+    /// simulator-only branches): such findings never fail the scan. See `NonShippingReason`.
+    public var nonShippingReason: NonShippingReason?
     /// The source line or value the finding points at, with secrets redacted. Never the raw secret.
     public var evidence: String?
     /// Set when an inline `moat:ignore` comment covers this finding; reporters show it as suppressed.
     public var suppression: Suppression?
+    /// Set on the findings of inventory rules: the typed entry the attack surface is built from.
+    public var inventory: InventoryItem?
 
     public init(ruleId: String, slug: String, title: String, severity: Severity, confidence: Confidence,
                 message: String, location: Location, related: [RelatedLocation] = [], cwe: [Int],
                 masvs: [String], mastg: [String], fix: String, fingerprint: String = "",
-                isTestCode: Bool = false, evidence: String? = nil, suppression: Suppression? = nil) {
+                isTestCode: Bool = false, nonShippingReason: NonShippingReason? = nil, evidence: String? = nil,
+                suppression: Suppression? = nil, inventory: InventoryItem? = nil) {
         self.ruleId = ruleId
         self.slug = slug
         self.title = title
@@ -38,9 +45,20 @@ public struct Finding: Codable, Sendable, Hashable {
         self.mastg = mastg
         self.fix = fix
         self.fingerprint = fingerprint
-        self.isTestCode = isTestCode
+        self.isTestCode = isTestCode || nonShippingReason == .test
+        self.nonShippingReason = nonShippingReason ?? (isTestCode ? .test : nil)
         self.evidence = evidence
         self.suppression = suppression
+        self.inventory = inventory
+    }
+
+    /// Whether the finding's place does not ship (test code included): it never fails the scan.
+    public var isNonShipping: Bool { nonShippingReason != nil || isTestCode }
+
+    /// Marks the finding as being in non-shipping code (`isTestCode` follows for tests).
+    public mutating func markNonShipping(_ reason: NonShippingReason) {
+        nonShippingReason = reason
+        isTestCode = reason == .test
     }
 
     /// Findings are reported sorted by path, line, rule id, then column and message.

@@ -58,11 +58,15 @@ public struct RuleDescription: Sendable, Codable {
     public var references: [String]
     /// Whether findings are inventory entries (facts about the attack surface, not defects).
     public var isInventory: Bool
+    /// Ids of rules that report the same weakness less precisely (a pattern rule under a dataflow rule):
+    /// where this rule and one of them report the same line, only this rule's finding is kept.
+    public var supersedes: [String] = []
     public var examples: [RuleExample]
 
     public init(id: String, slug: String, title: String, kind: RuleKind, severity: Severity,
                 confidence: Confidence, evidence: RuleEvidence? = nil, cwe: [Int], masvs: [String], mastg: [String], rationale: String,
-                fix: String, references: [String] = [], isInventory: Bool = false, examples: [RuleExample]) {
+                fix: String, references: [String] = [], isInventory: Bool = false, supersedes: [String] = [],
+                examples: [RuleExample]) {
         self.id = id
         self.slug = slug
         self.title = title
@@ -77,6 +81,7 @@ public struct RuleDescription: Sendable, Codable {
         self.fix = fix
         self.references = references
         self.isInventory = isInventory
+        self.supersedes = supersedes
         self.examples = examples
     }
 

@@ -31,7 +31,7 @@ private struct Page {
 
     func e(_ text: String) -> String { HTML.escape(text) }
 
-    var inventory: [Finding] { result.activeFindings.filter { ReportSupport.isInventory($0, in: result) } }
+    var inventory: [Finding] { ReportSupport.inventory(result) }
     var defects: [Finding] { result.activeFindings.filter { !ReportSupport.isInventory($0, in: result) } }
     var suppressed: [Finding] { result.findings.filter { $0.suppression != nil } }
 
@@ -245,7 +245,7 @@ private struct Page {
         out += "<article class=\"finding sev-\(finding.severity.rawValue)\" data-severity=\"\(finding.severity.rawValue)\" data-search=\"\(e(search))\">\n"
         out += "<p class=\"meta\"><span class=\"badge sev-\(finding.severity.rawValue)\">\(ReportSupport.severityName(finding.severity))</span>"
         out += " <span class=\"confidence\">\(finding.confidence.rawValue) confidence</span>"
-        if finding.isTestCode { out += " <span class=\"tag\">test code</span>" }
+        if let reason = finding.nonShippingReason { out += " <span class=\"tag\">\(reason.tag)</span>" } else if finding.isTestCode { out += " <span class=\"tag\">test code</span>" }
         if let suppression = finding.suppression {
             out += " <span class=\"tag\">suppressed: \(e(suppression.reason.isEmpty ? "no reason given" : suppression.reason))</span>"
         }

@@ -36,7 +36,14 @@ enum ReportSupport {
     }
 
     static func isInventory(_ finding: Finding, in result: ScanResult) -> Bool {
-        result.rule(finding.ruleId)?.isInventory ?? false
+        finding.inventory != nil || (result.rule(finding.ruleId)?.isInventory ?? false)
+    }
+
+    /// The active inventory entries of a scan: `ScanResult.inventory`, or — for a result built without
+    /// the scanner — the inventory findings among `findings`.
+    static func inventory(_ result: ScanResult) -> [Finding] {
+        let entries = result.inventory.isEmpty ? result.findings.filter { isInventory($0, in: result) } : result.inventory
+        return entries.filter { $0.suppression == nil }
     }
 
     /// `path:line:column`, or `path:line (key.path)` for property lists.

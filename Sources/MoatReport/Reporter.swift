@@ -9,8 +9,14 @@ public struct ReportOptions: Sendable {
     public var failOn: Severity = .high
     /// Include suppressed findings in human formats.
     public var showSuppressed = false
-    /// List findings in test code in the text format (otherwise counted in its "not shown" line).
-    public var showTestCode = false
+    /// List findings in non-shipping code (tests, mocks, fixtures, previews, debug- and simulator-only
+    /// branches) in the text format (otherwise counted by reason in its "not shown" line).
+    public var showNonShipping = false
+    /// The former name of `showNonShipping` (test code is one kind of non-shipping code).
+    public var showTestCode: Bool {
+        get { showNonShipping }
+        set { showNonShipping = newValue }
+    }
     /// List inventory findings (rules marked `isInventory`) in the text format (otherwise counted).
     public var showInventory = false
     /// Where Markdown links to a file point: `<base>/<path>#L<line>` (for example
@@ -18,12 +24,12 @@ public struct ReportOptions: Sendable {
     public var sourceLinkBase: String?
 
     public init(color: Bool = false, failOn: Severity = .high, showSuppressed: Bool = false, sourceLinkBase: String? = nil,
-                showTestCode: Bool = false, showInventory: Bool = false) {
+                showTestCode: Bool = false, showInventory: Bool = false, showNonShipping: Bool = false) {
         self.color = color
         self.failOn = failOn
         self.showSuppressed = showSuppressed
         self.sourceLinkBase = sourceLinkBase
-        self.showTestCode = showTestCode
+        self.showNonShipping = showNonShipping || showTestCode
         self.showInventory = showInventory
     }
 }

@@ -59,6 +59,8 @@ public struct SARIFReporter: Reporter {
         if let name = result.appName { runProperties["appName"] = .string(name) }
         if let bundle = result.bundleIdentifier { runProperties["bundleIdentifier"] = .string(bundle) }
         if let surface = result.surface { runProperties["attackSurface"] = SurfaceReport.jsonValue(surface) }
+        let inventory = ReportSupport.inventory(result)
+        if !inventory.isEmpty { runProperties["inventory"] = .array(inventory.map(Self.inventoryEntry)) }
         if let minimum = result.minimumSeverity {
             runProperties["minSeverity"] = .string(minimum.rawValue)
             runProperties["notShownBelowMinSeverity"] = .int(result.belowMinimum.count)
@@ -251,15 +253,19 @@ public struct SARIFReporter: Reporter {
             ],
         ]
         if let evidence = finding.evidence, !evidence.isEmpty { value["properties"]?["evidence"] = .string(evidence) }
+        if let reason = finding.nonShippingReason { value["properties"]?["nonShippingReason"] = .string(reason.rawValue) }
         if !finding.related.isEmpty {
             value["relatedLocations"] = .array(finding.related.enumerated().map { index, step in
                 location(step.location, message: step.message, id: index + 1, sources: sources)
             })
-            var steps = finding.related.map { step in
-                JSONValue.object(["location": location(step.location, message: step.message, id: nil, sources: sources)])
+            // A path for dataflow findings; the other places of a repeated configuration value are not a flow.
+            if finding.location.keyPath == nil {
+                var steps = finding.related.map { step in
+                    JSONValue.object(["location": location(step.location, message: step.message, id: nil, sources: sources)])
+                }
+                steps.append(["location": location(finding.location, message: finding.message, id: nil, sources: sources)])
+                value["codeFlows"] = [["threadFlows": [["locations": .array(steps)]]]]
             }
-            steps.append(["location": location(finding.location, message: finding.message, id: nil, sources: sources)])
-            value["codeFlows"] = [["threadFlows": [["locations": .array(steps)]]]]
         }
         if let suppression = finding.suppression {
             var entry: JSONValue = [
@@ -272,6 +278,21 @@ public struct SARIFReporter: Reporter {
         }
         if baseline { value["baselineState"] = "new" }
         return value
+    }
+
+    /// One inventory entry of `runs[0].properties.inventory`: the rule, its typed kind and name when the
+    /// rule gives them, the message and the location.
+    static func inventoryEntry(_ finding: Finding) -> JSONValue {
+        var location: JSONValue = ["path": .string(finding.location.path), "line": .int(finding.location.line),
+                                   "column": .int(finding.location.column)]
+        if let keyPath = finding.location.keyPath { location["keyPath"] = .string(keyPath) }
+        if let symbol = finding.location.symbol { location["symbol"] = .string(symbol) }
+        var entry: JSONValue = ["ruleId": .string(finding.ruleId), "message": .string(finding.message), "location": location]
+        if let item = finding.inventory {
+            entry["kind"] = .string(item.kind.rawValue)
+            entry["name"] = .string(item.name)
+        }
+        return entry
     }
 
     static func notification(_ error: ScanError) -> JSONValue {

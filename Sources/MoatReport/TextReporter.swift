@@ -2,7 +2,7 @@ import MoatCore
 import MoatScan
 
 /// Human-readable output. It opens with the findings that fail the gate (at or above `--fail-on`, outside
-/// test code), most severe first; then lists the other findings grouped by file, with the source line, the
+/// non-shipping code), most severe first; then lists the other findings grouped by file, with the source line, the
 /// fix and the dataflow steps; then baseline, change review, errors and the attack surface; and ends with
 /// the summary (tool version and rules fingerprint) and one line saying what was not shown and why. Colour
 /// only when asked (the CLI asks on a TTY).
@@ -11,21 +11,29 @@ public struct TextReporter: Reporter {
 
     /// Why a finding is not listed, in the order the reasons are checked (a finding counts under its first).
     enum HiddenReason: CaseIterable {
-        case suppressed, belowMinimum, testCode, inventory
+        case suppressed, belowMinimum, nonShipping, inventory
     }
 
     /// The reason a finding in `result.findings` is left out of the listing, or nil when it is listed.
     static func hiddenReason(_ finding: Finding, _ result: ScanResult, _ options: ReportOptions) -> HiddenReason? {
         if finding.suppression != nil && !options.showSuppressed { return .suppressed }
-        if finding.isTestCode && !options.showTestCode { return .testCode }
+        if finding.isNonShipping && !options.showNonShipping { return .nonShipping }
         if !options.showInventory && ReportSupport.isInventory(finding, in: result) { return .inventory }
         return nil
+    }
+
+    /// The findings and the scan's inventory entries that are not among them (inventory is a finding only
+    /// with `--include-inventory`; the text format counts it, and lists it with `--show-inventory`).
+    static func candidates(_ result: ScanResult) -> [Finding] {
+        guard !result.inventory.isEmpty else { return result.findings }
+        let findings = Set(result.findings)
+        return (result.findings + result.inventory.filter { !findings.contains($0) }).sorted(by: Finding.reportOrder)
     }
 
     public func render(_ result: ScanResult, options: ReportOptions) -> String {
         let paint = Paint(enabled: options.color)
         var out = ""
-        let listed = result.findings.filter { Self.hiddenReason($0, result, options) == nil }
+        let listed = Self.candidates(result).filter { Self.hiddenReason($0, result, options) == nil }
         let gate = Set(result.findings(atOrAbove: options.failOn).map(Self.identity))
         let failing = listed.filter { gate.contains(Self.identity($0)) }
             .sorted { $0.severity != $1.severity ? $0.severity > $1.severity : Finding.reportOrder($0, $1) }
@@ -80,9 +88,10 @@ public struct TextReporter: Reporter {
         return out
     }
 
-    /// "12 low, 40 in test code and 30 inventory entries not shown (…how to show them)", or nil when
-    /// everything was listed. Built from what the result holds: the findings `--min-severity` left out, and
-    /// those of `result.findings` this format does not list (suppressed, in test code, inventory).
+    /// "12 low, 40 in non-shipping code (tests 38, debug-only 2) and 30 inventory entries not shown (…how to
+    /// show them)", or nil when everything was listed. Built from what the result holds: the findings
+    /// `--min-severity` left out, and those of `result.findings` this format does not list (suppressed, in
+    /// non-shipping code, inventory).
     static func notShownLine(_ result: ScanResult, _ options: ReportOptions) -> String? {
         var parts: [String] = []
         var flags: [String] = []
@@ -92,16 +101,23 @@ public struct TextReporter: Reporter {
             if finding.suppression != nil && !options.showSuppressed { suppressed += 1 } else { below[finding.severity, default: 0] += 1 }
         }
         var byReason: [HiddenReason: Int] = [:]
-        for finding in result.findings {
+        for finding in candidates(result) {
             if let reason = hiddenReason(finding, result, options) { byReason[reason, default: 0] += 1 }
         }
         suppressed += byReason[.suppressed] ?? 0
         for severity in Severity.allCases.reversed() {
             if let count = below[severity], count > 0 { parts.append("\(count) \(severity.rawValue)") }
         }
-        if let count = byReason[.testCode] {
-            parts.append("\(count) in test code")
-            flags.append("--show-test-code")
+        if byReason[.nonShipping] != nil {
+            // By reason: "17 in non-shipping code (tests 12, previews 3, debug-only 2)".
+            var reasons: [NonShippingReason: Int] = [:]
+            for finding in result.findings where hiddenReason(finding, result, options) == .nonShipping {
+                reasons[finding.nonShippingReason ?? .test, default: 0] += 1
+            }
+            let total = reasons.values.reduce(0, +)
+            let detail = reasons.sorted { $0.key < $1.key }.map { "\($0.key.countLabel) \($0.value)" }.joined(separator: ", ")
+            parts.append("\(total) in non-shipping code (\(detail))")
+            flags.append("--show-non-shipping")
         }
         if let count = byReason[.inventory] {
             parts.append("\(count) inventory entr\(count == 1 ? "y" : "ies")")
@@ -126,7 +142,7 @@ public struct TextReporter: Reporter {
     static func entry(_ finding: Finding, place: String, paint: Paint) -> String {
         var tags = [finding.severity.rawValue.uppercased(), finding.ruleId]
         if finding.confidence != .high { tags.append("\(finding.confidence.rawValue) confidence") }
-        if finding.isTestCode { tags.append("test code") }
+        if let reason = finding.nonShippingReason { tags.append(reason.tag) } else if finding.isTestCode { tags.append("test code") }
         if finding.suppression != nil { tags.append("suppressed") }
         var out = "  \(place)" + paint.severity(finding.severity, "[" + tags.joined(separator: " · ") + "]") + " " + finding.message + "\n"
         let location = finding.location

@@ -10,6 +10,7 @@ import MoatCore
 ///   "severityOverrides": { "MOAT-PLAT-001": "medium" },
 ///   "exclude": ["Generated/**", "**/*.generated.swift"],
 ///   "includeVendored": false,
+///   "includeInventory": false,
 ///   "failOn": "high"
 /// }
 /// ```
@@ -22,13 +23,15 @@ public struct Configuration: Codable, Sendable, Equatable {
     /// Glob patterns, relative to the scanned root (`*` within a name, `**` across folders).
     public var exclude: [String] = []
     public var includeVendored: Bool?
+    /// Also list inventory entries (entitlements, URL schemes, bridges...) among the findings.
+    public var includeInventory: Bool?
     public var failOn: Severity?
 
     public init() {}
 
     public static let fileName = ".moat.json"
     static let knownKeys: Set<String> = ["disabledRules", "enabledRules", "severityOverrides", "exclude",
-                                         "includeVendored", "failOn"]
+                                         "includeVendored", "includeInventory", "failOn"]
 
     public static func load(from url: URL) throws -> Configuration {
         let data: Data
@@ -71,6 +74,7 @@ public struct Configuration: Codable, Sendable, Equatable {
         severityOverrides = try container.decodeIfPresent([String: Severity].self, forKey: .severityOverrides) ?? [:]
         exclude = try container.decodeIfPresent([String].self, forKey: .exclude) ?? []
         includeVendored = try container.decodeIfPresent(Bool.self, forKey: .includeVendored)
+        includeInventory = try container.decodeIfPresent(Bool.self, forKey: .includeInventory)
         failOn = try container.decodeIfPresent(Severity.self, forKey: .failOn)
     }
 }

@@ -16,7 +16,22 @@ public struct DiscoveredFile: Sendable, Hashable {
     /// Relative to the scanned root, `/`-separated (prefixed by the root's name when several roots are scanned).
     public var path: String
     public var kind: ArtifactKind
-    public var isTestCode: Bool
+    /// Why the file does not ship, by its path (`ShippingScope`): test, mock, fixture or preview content.
+    public var nonShipping: NonShippingReason?
+    public var isTestCode: Bool { nonShipping == .test }
+
+    public init(url: URL, path: String, kind: ArtifactKind, nonShipping: NonShippingReason?) {
+        self.url = url
+        self.path = path
+        self.kind = kind
+        self.nonShipping = nonShipping
+    }
+
+    /// A file whose non-shipping reason is decided by its path (the `isTestCode` argument is implied by it).
+    public init(url: URL, path: String, kind: ArtifactKind, isTestCode: Bool) {
+        self.init(url: url, path: path, kind: kind,
+                  nonShipping: ShippingScope.reason(forPath: path) ?? (isTestCode ? .test : nil))
+    }
 }
 
 /// Walks the scanned folders. Never follows a symbolic link to a folder, and only follows a link to a
@@ -54,20 +69,9 @@ public struct Discovery {
         }
     }
 
-    /// Test code is scanned, and its findings are marked.
+    /// Test code is scanned, and its findings are marked. The one definition is `ShippingScope`.
     public static func isTestPath(_ path: String) -> Bool {
-        let components = path.split(separator: "/")
-        for component in components.dropLast() {
-            if component == "Tests" || component == "Test" || component.hasSuffix("Tests") || component.hasSuffix("UITests")
-                || component == "Specs" {
-                return true
-            }
-        }
-        if let name = components.last {
-            let base = name.split(separator: ".").first ?? name
-            if base.hasSuffix("Tests") || base.hasSuffix("Test") || base.hasSuffix("Spec") { return true }
-        }
-        return false
+        ShippingScope.isTestPath(path)
     }
 
     /// Discovers the files under one root (a folder or a single file). `prefix` is prepended to paths.
@@ -82,18 +86,18 @@ public struct Discovery {
         if isDirectory.boolValue, Self.isBuiltAppFolder(root.lastPathComponent) {
             let name = root.standardizedFileURL.lastPathComponent
             let path = prefix.isEmpty ? name : prefix
-            return ([DiscoveredFile(url: root, path: path, kind: .builtApp, isTestCode: false)], [])
+            return ([DiscoveredFile(url: root, path: path, kind: .builtApp, nonShipping: ShippingScope.reason(forPath: path))], [])
         }
         if !isDirectory.boolValue {
             let name = root.lastPathComponent
             if Self.kind(ofFileNamed: name) == .machO || Self.kind(ofFileNamed: name) == nil, Self.startsLikeMachO(root) {
                 let path = prefix.isEmpty ? name : prefix + "/" + name
-                files.append(DiscoveredFile(url: root, path: path, kind: .machO, isTestCode: false))
+                files.append(DiscoveredFile(url: root, path: path, kind: .machO, nonShipping: ShippingScope.reason(forPath: path)))
             } else if Self.kind(ofFileNamed: name) == .machO {
                 errors.append(ScanError(path: root.path, message: "not a Mach-O binary"))
             } else if let kind = Self.kind(ofFileNamed: name) {
                 let path = prefix.isEmpty ? name : prefix + "/" + name
-                files.append(DiscoveredFile(url: root, path: path, kind: kind, isTestCode: Self.isTestPath(path)))
+                files.append(DiscoveredFile(url: root, path: path, kind: kind, nonShipping: ShippingScope.reason(forPath: path)))
             } else {
                 errors.append(ScanError(path: root.path, message: "not a file kind Moat reads (Swift, Objective-C/C, property list, Xcode project, storyboard/xib, .ipa, Mach-O)"))
             }
@@ -126,7 +130,7 @@ public struct Discovery {
                     if Self.isBuiltAppFolder(name) {
                         // A built app is read whole by the built-app reader, never walked as source.
                         let path = display(childRelative, prefix: prefix, fallback: name)
-                        files.append(DiscoveredFile(url: url, path: path, kind: .builtApp, isTestCode: Self.isTestPath(path)))
+                        files.append(DiscoveredFile(url: url, path: path, kind: .builtApp, nonShipping: ShippingScope.reason(forPath: path)))
                         continue
                     }
                     if name.hasSuffix(".xcodeproj") || name.hasSuffix(".xcworkspace") {
@@ -134,7 +138,7 @@ public struct Discovery {
                         let project = url.appendingPathComponent("project.pbxproj")
                         if fileManager.fileExists(atPath: project.path) {
                             let path = display(childRelative + "/project.pbxproj", prefix: prefix, fallback: "")
-                            files.append(DiscoveredFile(url: project, path: path, kind: .xcodeProject, isTestCode: false))
+                            files.append(DiscoveredFile(url: project, path: path, kind: .xcodeProject, nonShipping: ShippingScope.reason(forPath: path)))
                         }
                         continue
                     }
@@ -151,11 +155,11 @@ public struct Discovery {
                           fileManager.fileExists(atPath: target.path, isDirectory: &targetIsDirectory),
                           !targetIsDirectory.boolValue, let kind = Self.kind(ofFileNamed: name) else { continue }
                     let path = display(childRelative, prefix: prefix, fallback: name)
-                    files.append(DiscoveredFile(url: target, path: path, kind: kind, isTestCode: Self.isTestPath(path)))
+                    files.append(DiscoveredFile(url: target, path: path, kind: kind, nonShipping: ShippingScope.reason(forPath: path)))
                 case .typeRegular:
                     guard let kind = Self.kind(ofFileNamed: name) else { continue }
                     let path = display(childRelative, prefix: prefix, fallback: name)
-                    files.append(DiscoveredFile(url: url, path: path, kind: kind, isTestCode: Self.isTestPath(path)))
+                    files.append(DiscoveredFile(url: url, path: path, kind: kind, nonShipping: ShippingScope.reason(forPath: path)))
                 default:
                     continue
                 }

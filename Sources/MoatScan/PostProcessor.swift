@@ -1,17 +1,55 @@
+import Foundation
 import MoatCore
 import MoatRules
+import MoatSyntax
+
+/// Where the scanned code does not ship (see `NonShippingReason`): files by path or by project (only
+/// test targets compile them), and regions of source files (`#if DEBUG`, previews...).
+public struct NonShippingMap: Sendable {
+    public var paths: [String: NonShippingReason] = [:]
+    public var regions: [String: [NonShippingRegion]] = [:]
+
+    public init(paths: [String: NonShippingReason] = [:], regions: [String: [NonShippingRegion]] = [:]) {
+        self.paths = paths
+        self.regions = regions
+    }
+
+    /// From the discovered files (their paths), the source summaries (their regions) and the app model
+    /// (files only test targets compile).
+    public init(files: [DiscoveredFile], sources: [SourceSummary], app: AppModel?) {
+        for file in files { if let reason = file.nonShipping { paths[file.path] = reason } }
+        for source in sources {
+            if let reason = source.nonShipping { paths[source.path] = paths[source.path] ?? reason }
+            if !source.nonShippingRegions.isEmpty { regions[source.path] = source.nonShippingRegions }
+        }
+        for path in app?.testTargetOnlyPaths ?? [] where paths[path] == nil { paths[path] = .test }
+    }
+
+    public func reason(for location: Location) -> NonShippingReason? {
+        if let reason = paths[location.path] { return reason }
+        return regions[location.path]?.first { $0.contains(line: location.line, column: location.column) }?.reason
+    }
+}
 
 /// Turns raw rule output into the reported list: severity overrides, inline suppressions (and the unused
-/// ones), test-code marks, duplicates removed, fingerprints, report order.
+/// ones), non-shipping marks, one finding per weakness (superseded rules on the same line dropped, one
+/// configuration value repeated across plists or configurations grouped), duplicates removed,
+/// fingerprints, report order.
 public struct PostProcessor {
     public var severityOverrides: [String: Severity]
     public var enabledRuleIds: Set<String>
-    public var testPaths: Set<String>
+    public var nonShipping: NonShippingMap
 
-    public init(severityOverrides: [String: Severity], enabledRuleIds: Set<String>, testPaths: Set<String>) {
+    public init(severityOverrides: [String: Severity], enabledRuleIds: Set<String>, nonShipping: NonShippingMap) {
         self.severityOverrides = severityOverrides
         self.enabledRuleIds = enabledRuleIds
-        self.testPaths = testPaths
+        self.nonShipping = nonShipping
+    }
+
+    /// Findings in these paths are marked as test code (compatibility).
+    public init(severityOverrides: [String: Severity], enabledRuleIds: Set<String>, testPaths: Set<String>) {
+        self.init(severityOverrides: severityOverrides, enabledRuleIds: enabledRuleIds,
+                  nonShipping: NonShippingMap(paths: Dictionary(uniqueKeysWithValues: testPaths.map { ($0, .test) })))
     }
 
     public func process(_ raw: [Finding], suppressions: [SuppressionDirective]) -> [Finding] {
@@ -44,10 +82,12 @@ public struct PostProcessor {
                 findings.append(contentsOf: sink.findings)
             }
         }
-        // Test code.
-        for index in findings.indices where testPaths.contains(findings[index].location.path) {
-            findings[index].isTestCode = true
+        // Non-shipping code: tests, mocks, fixtures, previews, debug- and simulator-only branches.
+        for index in findings.indices {
+            if let reason = nonShipping.reason(for: findings[index].location) { findings[index].markNonShipping(reason) }
         }
+        findings = Self.droppingSuperseded(findings)
+        findings = Self.groupingRepeatedValues(findings)
         // Duplicates: same rule, place and message.
         var seen = Set<String>()
         findings = findings.filter { finding in
@@ -68,5 +108,67 @@ public struct PostProcessor {
             findings[index].fingerprint = Fingerprint.hex(base + "|\(occurrence)")
         }
         return findings
+    }
+
+    // MARK: One weakness, one finding
+
+    /// Where a rule that `supersedes` another reports the same line, the other rule's finding is dropped.
+    static func droppingSuperseded(_ findings: [Finding]) -> [Finding] {
+        var supersededBy: [String: Set<String>] = [:]
+        for rule in RuleRegistry.all {
+            for id in rule.description.supersedes { supersededBy[id, default: []].insert(rule.description.id) }
+        }
+        guard !supersededBy.isEmpty else { return findings }
+        var rulesAtLine: [String: Set<String>] = [:]
+        for finding in findings where finding.suppression == nil {
+            rulesAtLine["\(finding.location.path)|\(finding.location.line)", default: []].insert(finding.ruleId)
+        }
+        return findings.filter { finding in
+            guard let winners = supersededBy[finding.ruleId],
+                  let present = rulesAtLine["\(finding.location.path)|\(finding.location.line)"] else { return true }
+            return winners.isDisjoint(with: present)
+        }
+    }
+
+    /// One configuration decision, one finding: a property-list or app rule that reports the same key with
+    /// the same message in several places (the app's and its extensions' Info.plists, the same build
+    /// setting in several configurations or targets) gives one finding, at the first place in report
+    /// order, with the others as related locations. Fingerprints follow from that first place.
+    static func groupingRepeatedValues(_ findings: [Finding]) -> [Finding] {
+        var kinds: [String: RuleKind] = [:]
+        for rule in RuleRegistry.all { kinds[rule.description.id] = rule.description.kind }
+        func groupKey(_ finding: Finding) -> String? {
+            guard let kind = kinds[finding.ruleId], kind == .propertyList || kind == .app,
+                  let keyPath = finding.location.keyPath, finding.location.symbol == nil else { return nil }
+            return [finding.ruleId, Self.settingKeyPath(keyPath), finding.message, finding.nonShippingReason?.rawValue ?? "",
+                    finding.suppression == nil ? "" : "suppressed", finding.severity.rawValue].joined(separator: "|")
+        }
+        var groups: [String: [Int]] = [:]
+        for index in findings.indices {
+            if let key = groupKey(findings[index]) { groups[key, default: []].append(index) }
+        }
+        var dropped = Set<Int>()
+        var result = findings
+        for (_, indices) in groups where indices.count > 1 {
+            let ordered = indices.sorted { Finding.reportOrder(findings[$0], findings[$1]) }
+            let primary = ordered[0]
+            let others = ordered.dropFirst()
+            for index in others {
+                let other = findings[index].location
+                let place = other.keyPath.map { "\(other.path) (\($0))" } ?? other.path
+                result[primary].related.append(RelatedLocation(location: other, message: "Same value also set in \(place)."))
+                dropped.insert(index)
+            }
+            let count = others.count
+            result[primary].message += " The same value is set in \(count) other place\(count == 1 ? "" : "s") (related locations)."
+        }
+        return result.indices.filter { !dropped.contains($0) }.map { result[$0] }
+    }
+
+    /// `targets.App.buildSettings[Release].INFOPLIST_KEY_X` → `INFOPLIST_KEY_X`; a plist key path as is.
+    static func settingKeyPath(_ keyPath: String) -> String {
+        guard keyPath.hasPrefix("targets.") || keyPath.hasPrefix("project."),
+              let range = keyPath.range(of: "].", options: .backwards) else { return keyPath }
+        return String(keyPath[range.upperBound...])
     }
 }

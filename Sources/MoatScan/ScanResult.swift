@@ -31,6 +31,11 @@ public struct ScanResult: Sendable {
     /// Where data enters the app (set by `Scanner.scan`): the declared and coded entry points, annotated
     /// with the scan's findings. Reporters show it as the attack-surface section; `moat surface` prints it.
     public var surface: AttackSurface?
+    /// Inventory entries — findings of inventory rules (entitlements, usage descriptions, URL schemes,
+    /// bridges, pinning, binaries, profiles...), each with its typed `Finding.inventory` where the rule
+    /// gives one. Shown by the attack surface, the HTML and Markdown reports and SARIF's run properties;
+    /// in `findings` too only with `--include-inventory` (or `"includeInventory": true`).
+    public var inventory: [Finding] = []
     /// Findings left out of the report by `--min-severity` (`hideFindings(below:)`): not listed by any
     /// format, but still counted by the gate (`findings(atOrAbove:)`) and in the "not shown" summaries.
     public var belowMinimum: [Finding] = []
@@ -58,12 +63,22 @@ public struct ScanResult: Sendable {
     }
 
     /// Active findings at or above the threshold that count for the exit code (those `--min-severity` hid
-    /// included: it changes what is shown, not the gate). Findings in test code are reported (and marked)
-    /// but do not fail the scan: tests legitimately exercise legacy APIs.
+    /// included: it changes what is shown, not the gate). Findings in non-shipping code (tests, mocks,
+    /// fixtures, previews, debug- and simulator-only branches) are reported, marked with their reason, and
+    /// do not fail the scan.
     public func findings(atOrAbove threshold: Severity) -> [Finding] {
         let pool = belowMinimum.isEmpty ? activeFindings
             : (activeFindings + belowMinimum.filter { $0.suppression == nil }).sorted(by: Finding.reportOrder)
-        return pool.filter { $0.severity >= threshold && !$0.isTestCode }
+        return pool.filter { $0.severity >= threshold && !$0.isNonShipping }
+    }
+
+    /// Active findings in non-shipping code (those `--min-severity` hid included), counted by reason.
+    public func nonShippingCounts() -> [(reason: NonShippingReason, count: Int)] {
+        var counts: [NonShippingReason: Int] = [:]
+        for finding in activeFindings + belowMinimum where finding.suppression == nil {
+            if let reason = finding.nonShippingReason { counts[reason, default: 0] += 1 }
+        }
+        return counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     /// `--min-severity`: moves the findings below `minimum` out of `findings` into `belowMinimum`.

@@ -10,6 +10,9 @@ public struct ScanOptions: Sendable {
     public var paths: [String]
     public var configurationPath: String?
     public var includeVendored = false
+    /// Also list inventory entries among the findings (`--include-inventory`); they are always in
+    /// `ScanResult.inventory` and the attack surface.
+    public var includeInventory = false
     /// Rule ids or slugs given with `--rule` (only these run).
     public var onlyRules: [String] = []
     /// Rule ids or slugs given with `--exclude-rule`.
@@ -89,17 +92,20 @@ public enum Scanner {
         return (files, errors)
     }
 
-    /// Phase 6: the findings as reported (severity overrides, suppressions, test code), the attack
+    /// Phase 6: the findings as reported (severity overrides, suppressions, non-shipping code, one finding
+    /// per weakness), the attack
     /// surface annotated with them, then the baseline; errors in a stable order.
     static func postProcess(_ raw: [Finding], suppressions: [SuppressionDirective], errors: [ScanError], app: AppModel,
                             files: [DiscoveredFile], setup: ScanSetup, options: ScanOptions) -> ScanResult {
         let postProcessor = PostProcessor(
             severityOverrides: setup.configuration.severityOverrides,
             enabledRuleIds: setup.ruleIds,
-            testPaths: Set(files.filter(\.isTestCode).map(\.path)))
+            nonShipping: NonShippingMap(files: files, sources: app.sources, app: app))
         var findings = postProcessor.process(raw, suppressions: suppressions)
         // The attack surface, annotated with every active finding (before the baseline hides known ones).
         let surface = app.surface(findings: findings, rulesThatRan: setup.ruleIds)
+        // Inventory is not a finding unless asked for: it goes to `result.inventory` (and the surface).
+        let inventory = InventoryEntries.separate(&findings, keep: options.includeInventory || setup.configuration.includeInventory == true)
         // Then the baseline: what it records is left out, and what it records that is gone is listed.
         var baselineComparison: BaselineComparison?
         if let baseline = options.baseline {
@@ -114,6 +120,7 @@ public enum Scanner {
                                 filesScanned: files.count, appName: identity.name, bundleIdentifier: identity.bundleId)
         result.baseline = baselineComparison
         result.surface = surface
+        result.inventory = inventory
         return result
     }
 

@@ -46,7 +46,9 @@ enum CommandLineInterface {
                              entries that no longer match
       --source-link-base URL Link Markdown locations to URL/PATH#LLINE (e.g. https://github.com/O/R/blob/SHA)
       --show-suppressed      List findings silenced by moat:ignore in the text and HTML formats
-      --show-test-code       List findings in test code in the text format (counted otherwise)
+      --show-non-shipping    List findings in non-shipping code (tests, mocks, fixtures, previews, #if DEBUG
+                             and simulator-only branches) in the text format (counted otherwise);
+                             --show-test-code is the same option
       --show-inventory       List inventory entries in the text format (counted otherwise)
       --no-color             Never colour the text format
     \(commonOptionsUsage)
@@ -59,6 +61,7 @@ enum CommandLineInterface {
     static let commonOptionsUsage = """
       --config FILE          Configuration file (default: .moat.json in the scanned folder)
       --include-vendored     Also scan Pods/, Carthage/, SwiftPM checkouts, Vendor/, ThirdParty/ ...
+      --include-inventory    Also list inventory (entitlements, URL schemes, bridges, binaries...) as findings
       --rule ID              Run only this rule (repeatable; id or slug)
       --exclude-rule ID      Do not run this rule (repeatable; id or slug)
       --jobs N               Files analyzed in parallel (default: the number of cores)
@@ -181,7 +184,7 @@ enum CommandLineInterface {
             case "--fail-on": failOn = try parseSeverity(try parser.value(for: argument), command: "scan")
             case "--min-severity": minSeverity = try parseSeverity(try parser.value(for: argument), option: argument, command: "scan")
             case "--show-suppressed": showSuppressed = true
-            case "--show-test-code": showTestCode = true
+            case "--show-non-shipping", "--show-test-code": showTestCode = true
             case "--show-inventory": showInventory = true
             case "--no-color": noColor = true
             case "--baseline": baselinePath = try parser.value(for: argument)

@@ -7,6 +7,7 @@ struct CommonScanArguments {
     let command: String
     var configPath: String?
     var includeVendored = false
+    var includeInventory = false
     var onlyRules: [String] = []
     var excludedRules: [String] = []
     var jobs: Int?
@@ -39,6 +40,7 @@ struct CommonScanArguments {
             cacheLimitBytes = megabytes * 1024 * 1024
         case "--config": configPath = try parser.value(for: argument)
         case "--include-vendored": includeVendored = true
+        case "--include-inventory": includeInventory = true
         case "--rule": onlyRules.append(try parser.value(for: argument))
         case "--exclude-rule": excludedRules.append(try parser.value(for: argument))
         default: return false
@@ -51,6 +53,7 @@ struct CommonScanArguments {
         var options = ScanOptions(paths: paths)
         options.configurationPath = configPath
         options.includeVendored = includeVendored
+        options.includeInventory = includeInventory
         options.onlyRules = onlyRules
         options.excludedRules = excludedRules
         for path in options.paths where !FileManager.default.fileExists(atPath: path) {

@@ -12,9 +12,48 @@ struct ExampleAppTests {
         try MoatProcess.run(arguments, packageRoot: packageRoot, in: directory)
     }
 
-    static func expectedFindings() throws -> [String] {
-        let text = try String(contentsOf: packageRoot.appendingPathComponent("Examples/LeakyBank.expected"), encoding: .utf8)
+    static func expectedFindings(_ file: String = "Examples/LeakyBank.expected") throws -> [String] {
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8)
         return text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && !$0.isEmpty }
+    }
+
+    static func findingLines(_ stdout: Data) throws -> [String] {
+        let document = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
+        let findings = try #require(document["findings"] as? [[String: Any]])
+        return findings.filter { $0["suppression"] == nil }.map { finding in
+            let location = finding["location"] as? [String: Any] ?? [:]
+            return "\(finding["ruleId"] as? String ?? "?") \(location["path"] as? String ?? "?"):\(location["line"] as? Int ?? 0)"
+        }
+    }
+
+    @Test func inventoryIsListedAsFindingsOnlyWhenAskedFor() throws {
+        // Without the option, no inventory entry is a finding; with it (or the configuration key), exactly
+        // the entries of LeakyBank.inventory.expected are added, at info severity.
+        let inventory = try Self.expectedFindings("Examples/LeakyBank.inventory.expected")
+        #expect(inventory.count > 20)
+        let plain = try Self.findingLines(try Self.run(["scan", Self.exampleApp.path, "--no-cache", "--format", "json"]).stdout)
+        #expect(Set(plain).isDisjoint(with: inventory))
+        let (status, stdout, stderr) = try Self.run(["scan", Self.exampleApp.path, "--no-cache", "--include-inventory", "--format", "json"])
+        #expect(status == 1, "stderr: \(stderr)")
+        let with = try Self.findingLines(stdout)
+        #expect(with.sorted() == (try Self.expectedFindings() + inventory).sorted(),
+                "unexpected: \(Set(with).subtracting(plain).subtracting(inventory).sorted()); missing: \(Set(inventory).subtracting(with).sorted())")
+        let document = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
+        let added = ((document["findings"] as? [[String: Any]]) ?? []).filter { finding in
+            let location = finding["location"] as? [String: Any] ?? [:]
+            return inventory.contains("\(finding["ruleId"] as? String ?? "?") \(location["path"] as? String ?? "?"):\(location["line"] as? Int ?? 0)")
+        }
+        #expect(added.allSatisfy { $0["severity"] as? String == "info" })
+        // The typed entry travels with the finding: the bridge inventory says what it lists.
+        let bridge = added.first { $0["ruleId"] as? String == "MOAT-PLAT-209" }
+        #expect((bridge?["inventory"] as? [String: Any])?["kind"] as? String == "jsContextValue")
+        #expect((bridge?["inventory"] as? [String: Any])?["name"] as? String == "log")
+        // The text format counts the inventory it does not list, and lists it with --show-inventory.
+        let text = String(decoding: try Self.run(["scan", Self.exampleApp.path, "--no-cache"]).stdout, as: UTF8.self)
+        #expect(text.contains("\(inventory.count) inventory entries not shown (") && text.contains("--show-inventory"))
+        #expect(!text.contains("[INFO · MOAT-PLAT-209]"))
+        let shown = String(decoding: try Self.run(["scan", Self.exampleApp.path, "--no-cache", "--show-inventory"]).stdout, as: UTF8.self)
+        #expect(shown.contains("[INFO · MOAT-PLAT-209] Native block `log` is put into a JSContext"))
     }
 
     @Test func jsonFindingsMatchTheExpectedListExactly() throws {

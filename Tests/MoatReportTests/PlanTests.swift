@@ -555,6 +555,33 @@ import Testing
         #expect(!markdown.contains("<script>"))
     }
 
+    @Test func swiftUIHandlersAreManualSteps() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moat-plan-swiftui-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+        <key>CFBundleIdentifier</key><string>com.example.notes</string>
+        <key>CFBundleURLTypes</key><array><dict><key>CFBundleURLSchemes</key><array><string>notes</string></array></dict></array>
+        </dict></plist>
+        """.utf8).write(to: folder.appendingPathComponent("Info.plist"))
+        try Data("""
+        import SwiftUI
+        struct NotesApp: App {
+            func route(_ url: URL) { if url.host == "note" { } }
+            var body: some Scene {
+                WindowGroup { Text("Notes").onOpenURL { url in route(url) } }
+            }
+        }
+        """.utf8).write(to: folder.appendingPathComponent("NotesApp.swift"))
+        let plan = TestPlan.make(try Self.scan([folder.path]))
+        #expect(!plan.hooks.contains { $0.group == .urlHandlers }, "\(plan.hooks.map(\.label))")
+        let steps = plan.sections.flatMap(\.manual)
+        #expect(steps.contains { $0.title == "onOpenURL has no Objective-C symbol Moat could find" && $0.symbol == "*9onOpenURL*" })
+        #expect(plan.targets.first?.hosts == ["note"])
+    }
+
     // MARK: The command
 
     @Test func planCommandWritesTheFourFiles() throws {

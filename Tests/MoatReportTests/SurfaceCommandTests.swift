@@ -240,6 +240,17 @@ import Testing
         let surface = try #require((run["properties"] as? [String: Any])?["attackSurface"] as? [String: Any])
         #expect(Self.entries(surface, "urlSchemes").map(Self.summary) == ["notesapp @ App/Info.plist:\(Self.line("<string>notesapp</string>", in: SurfaceFixture.info)) (CFBundleURLTypes[0].CFBundleURLSchemes[0])"])
         #expect(Self.entries(surface, "pasteboard").count == 3)
+        // Inventory is not a finding: it is in the run's properties, typed, and not among the results.
+        let inventory = try #require((run["properties"] as? [String: Any])?["inventory"] as? [[String: Any]])
+        let bridge = try #require(inventory.first { $0["ruleId"] as? String == "MOAT-PLAT-209" })
+        #expect(bridge["kind"] as? String == "scriptMessageHandler" && bridge["name"] as? String != nil)
+        #expect(((bridge["location"] as? [String: Any])?["line"] as? Int ?? 0) > 0)
+        let results = (run["results"] as? [[String: Any]]) ?? []
+        #expect(!results.isEmpty && !results.contains { inventory.map { $0["ruleId"] as? String }.contains($0["ruleId"] as? String) })
+        let included = try JSONTools.object(try CommandLineTests.run(["scan", root.path, "--no-cache", "--format", "sarif",
+                                                                     "--include-inventory"]).stdout)
+        let includedResults = ((included["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
+        #expect(includedResults.count == results.count + inventory.count)
 
         let text = try CommandLineTests.run(["scan", root.path, "--no-cache"]).stdout
         #expect(text.contains("\nAttack surface: 24 entries: URL schemes (1), "))

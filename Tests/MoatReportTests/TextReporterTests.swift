@@ -52,7 +52,7 @@ import Testing
         result.hideFindings(below: .medium)
         #expect(result.belowMinimum.map(\.ruleId) == ["MOAT-PLAT-900"])
         let text = TextReporter().render(result, options: ReportOptions())
-        #expect(text.hasSuffix("\n1 info, 1 in test code and 1 suppressed not shown (below --min-severity medium; --show-test-code, --show-suppressed to list them).\n"))
+        #expect(text.hasSuffix("\n1 info, 1 in non-shipping code (tests 1) and 1 suppressed not shown (below --min-severity medium; --show-non-shipping, --show-suppressed to list them).\n"))
         #expect(text.contains("Fails the gate (1 at or above high):"), "test code never fails the gate")
         #expect(!text.contains("MOAT-NET-001]"))
         // The summary still counts every active finding, shown or not.

@@ -24,6 +24,8 @@ struct RuleExamplesTests {
                 #expect(!finding.message.isEmpty && finding.message != rule.title, "\(ruleId): messages must be specific to the occurrence")
                 let violation = rule.evidence.policyViolation(severity: finding.severity, confidence: finding.confidence)
                 #expect(violation == nil, "\(ruleId) example \(index) reports \(finding.severity.rawValue)/\(finding.confidence.rawValue) at \(finding.location.path):\(finding.location.line): \(violation ?? "")")
+                // Inventory rules say what they list as data (the attack surface reads that, not the message).
+                #expect(rule.isInventory == (finding.inventory != nil), "\(ruleId): inventory rules, and only they, attach a typed entry")
             }
             // The rule alone gives the same findings as the whole pipeline (not for the unused-suppression
             // rule, which by design only judges suppressions of rules that ran).
@@ -54,6 +56,8 @@ struct RuleExamplesTests {
         guard rule.kind == .source, !rule.id.hasPrefix("MOAT-META-") else { return }
         for (index, example) in rule.triggering.enumerated() {
             let (files, _) = RuleExampleHarness.prepare(example)
+            // Examples of built apps (Mach-O sketches) have no code to wrap.
+            guard files.contains(where: { RuleExampleHarness.isSource($0.name) }) else { continue }
             var wrappings: [[(name: String, content: String)]] = []
             let commented = files.map { file in
                 (file.name, RuleExampleHarness.isSource(file.name) ? (RuleExampleHarness.wrappedInComment(file.content) ?? file.content) : file.content)

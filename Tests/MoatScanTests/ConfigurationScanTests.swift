@@ -25,9 +25,11 @@ func loadApp(_ tree: ScanTree) -> (app: AppModel, errors: [ScanError]) {
     return (AppModel(plists: plists, sources: sources, projects: projects, interfaceBuilderDocuments: documents), errors)
 }
 
+/// Scans a tree with inventory listed as findings (these tests check where inventory entries point too).
 func scan(_ tree: ScanTree, rules: [String] = []) throws -> ScanResult {
     var options = ScanOptions(paths: [tree.root.path])
     options.onlyRules = rules
+    options.includeInventory = true
     return try Scanner.scan(options).result
 }
 

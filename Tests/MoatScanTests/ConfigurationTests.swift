@@ -5,12 +5,13 @@ import MoatCore
 
 struct ConfigurationTests {
     @Test func parsesEveryKey() throws {
-        let json = #"{"disabledRules":["MOAT-NET-003"],"severityOverrides":{"MOAT-PLAT-001":"medium"},"exclude":["Generated/**"],"includeVendored":true,"failOn":"medium"}"#
+        let json = #"{"disabledRules":["MOAT-NET-003"],"severityOverrides":{"MOAT-PLAT-001":"medium"},"exclude":["Generated/**"],"includeVendored":true,"includeInventory":true,"failOn":"medium"}"#
         let configuration = try Configuration.parse(Data(json.utf8), path: ".moat.json")
         #expect(configuration.disabledRules == ["MOAT-NET-003"])
         #expect(configuration.severityOverrides["MOAT-PLAT-001"] == .medium)
         #expect(configuration.exclude == ["Generated/**"])
         #expect(configuration.includeVendored == true)
+        #expect(configuration.includeInventory == true)
         #expect(configuration.failOn == .medium)
     }
 

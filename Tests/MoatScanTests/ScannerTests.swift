@@ -34,6 +34,26 @@ struct TemporaryTree {
 struct ScannerTests {
     static let unarchive = "let x = NSKeyedUnarchiver.unarchiveObject(with: data)\n"
 
+    @Test func inventoryIsNotAFindingUnlessAsked() throws {
+        let entitlements = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>com.apple.security.application-groups</key><array><string>group.example</string></array></dict></plist>
+        """
+        let tree = try TemporaryTree(["App/App.entitlements": entitlements, "App/A.swift": Self.unarchive])
+        defer { tree.remove() }
+        let plain = try tree.scan()
+        #expect(plain.findings.map(\.ruleId) == ["MOAT-CODE-001"])
+        #expect(plain.inventory.map(\.ruleId) == ["MOAT-PLAT-101"])
+        #expect(plain.surface?.appGroups.map(\.value) == ["group.example"])
+        let asked = try tree.scan { $0.includeInventory = true }
+        #expect(asked.findings.map(\.ruleId).sorted() == ["MOAT-CODE-001", "MOAT-PLAT-101"])
+        #expect(asked.inventory.map(\.ruleId) == ["MOAT-PLAT-101"])
+        // The configuration key does the same.
+        let configured = try TemporaryTree(["App/App.entitlements": entitlements, ".moat.json": #"{"includeInventory": true}"#])
+        defer { configured.remove() }
+        #expect(try configured.scan().findings.map(\.ruleId) == ["MOAT-PLAT-101"])
+    }
+
     @Test func vendoredCodeIsSkippedUnlessAsked() throws {
         let tree = try TemporaryTree([
             "App/A.swift": Self.unarchive,

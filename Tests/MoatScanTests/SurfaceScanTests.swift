@@ -196,3 +196,68 @@ struct SurfaceScanTests {
         #expect(scheme.notes.map { "\($0.ruleId) \($0.location.path):\($0.location.line)" } == ["MOAT-PLAT-303 Inbox/D.swift:6"])
     }
 }
+
+/// The surface is built from typed inventory entries and rule types, never from message text.
+struct SurfaceFromTypedInventoryTests {
+    static let web = """
+    import WebKit
+    import JavaScriptCore
+    class WebController: UIViewController, WKScriptMessageHandler {
+        let webView = WKWebView()
+        override func viewDidLoad() {
+            webView.configuration.userContentController.add(self, name: "payments")
+            let context = JSContext()!
+            context.setObject(logger, forKeyedSubscript: "log" as NSString)
+            webView.load(URLRequest(url: URL(string: "https://api.example.com/v1")!))
+        }
+        func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+            perform(message.body)
+        }
+    }
+    class Trust: NSObject, URLSessionDelegate {
+        func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
+                        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+            if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
+               let trust = challenge.protectionSpace.serverTrust {
+                completionHandler(.useCredential, URLCredential(trust: trust))
+            }
+        }
+    }
+    """
+
+    /// The surface as JSON with the notes' messages (the findings' own words) left out.
+    static func shape(_ surface: AttackSurface) throws -> String {
+        var copy = surface
+        for section in AttackSurface.sectionKeyPaths {
+            copy[keyPath: section] = copy[keyPath: section].map { entry in
+                var entry = entry
+                entry.notes = entry.notes.map { var note = $0; note.message = ""; return note }
+                return entry
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(copy), as: UTF8.self)
+    }
+
+    @Test func rewordingMessagesDoesNotChangeTheSurface() throws {
+        let tree = try ScanTree(["App/Web.swift": Self.web])
+        let result = try scan(tree)
+        let (app, _) = loadApp(tree)
+        let surface = app.surface(findings: result.findings)
+        #expect(surface.javaScriptBridges.map { "\($0.value) \($0.kind ?? "")" } == ["payments script message handler", "log JSContext value"])
+        #expect(surface.javaScriptBridges.first?.detail?.contains("Script message handler `payments`") == true)
+        #expect(surface.webViews.first?.attributes["bridges"] == "payments, log")
+        #expect(surface.networkEndpoints.first?.attributes["customTrust"] == "1")
+
+        let reworded = result.findings.map { finding in
+            var finding = finding
+            finding.message = "Reworded: " + String(finding.message.reversed())
+            return finding
+        }
+        #expect(reworded.map(\.message) != result.findings.map(\.message))
+        let again = app.surface(findings: reworded)
+        #expect(try Self.shape(again) == Self.shape(surface))
+        #expect(again.count == surface.count && again.count > 3)
+    }
+}

@@ -20,7 +20,10 @@ struct PlanBuilder {
     init(result: ScanResult) {
         self.result = result
         surface = result.surface ?? AttackSurface()
-        findings = result.findings.filter { $0.suppression == nil && !$0.isTestCode }
+        // Inventory entries (custom trust code, bridges...) point at code to hook too, listed or not.
+        let listed = Set(result.findings)
+        findings = (result.findings + result.inventory.filter { !listed.contains($0) }).sorted(by: Finding.reportOrder)
+            .filter { $0.suppression == nil && !$0.isTestCode }
         sources = PlanSources(roots: result.roots)
         var paths = Set(findings.map(\.location.path))
         for section in surface.sections { for entry in section.entries { paths.insert(entry.location.path) } }
@@ -72,7 +75,8 @@ struct PlanBuilder {
     mutating func hookMethod(at location: Location, named name: String?, group: TestPlan.Group, origins: [String],
                              hooks labels: inout [String], manual: inout [TestPlan.ManualStep]) {
         let cleaned = name.map { String($0.split(separator: " ").first ?? Substring($0)) }
-        guard let method = sources.method(at: location, named: cleaned) ?? sources.method(at: location) else {
+        // A name that is not a function (SwiftUI's `onOpenURL`) must not fall back to the function around it.
+        guard let method = cleaned.flatMap({ sources.method(at: location, named: $0) }) ?? (cleaned == nil ? sources.method(at: location) : nil) else {
             let glob = cleaned.map { ObjCNames.mangledGlob(type: nil, kind: nil, function: $0) }
             manual.append(.init(title: "\(cleaned ?? "code") has no Objective-C symbol Moat could find", symbol: glob, location: location,
                                 detail: "Pure Swift or a closure (SwiftUI `onOpenURL`, blocks): set a breakpoint there in a debug build, or look the symbol up at run time with `DebugSymbol.findFunctionsMatching('\(glob ?? "*")')` (unstripped builds only)."))
@@ -376,7 +380,11 @@ struct PlanBuilder {
     static func isCode(_ path: String) -> Bool { SourceLanguageGuess.isSource(path) }
 
     mutating func trustSection() {
-        let network = findings.filter { $0.masvs.contains { $0.hasPrefix("MASVS-NETWORK") } && Self.isCode($0.location.path) }
+        // Network findings in code; web view ones have their own sections.
+        let network = findings.filter { finding in
+            finding.masvs.contains { $0.hasPrefix("MASVS-NETWORK") } && !finding.masvs.contains { $0.hasPrefix("MASVS-PLATFORM") }
+                && Self.isCode(finding.location.path)
+        }
         var labels: [String] = []
         var manual: [TestPlan.ManualStep] = []
         let origins = network.map(Self.origin)
@@ -455,7 +463,11 @@ struct PlanBuilder {
     }
 
     mutating func storageSection() {
-        let storage = findings.filter { $0.masvs.contains { $0.hasPrefix("MASVS-STORAGE") } && Self.isCode($0.location.path) }
+        // Storage findings in code; secrets in the code itself (also MASVS-CRYPTO) are not data at rest.
+        let storage = findings.filter { finding in
+            finding.masvs.contains { $0.hasPrefix("MASVS-STORAGE") } && !finding.masvs.contains { $0.hasPrefix("MASVS-CRYPTO") }
+                && Self.isCode(finding.location.path)
+        }
         let origins = storage.map(Self.origin)
         let baseline = origins.isEmpty ? ["baseline: every app storing data (MASTG-TEST-0052)"] : origins
         var labels: [String] = []

@@ -51,6 +51,7 @@ public struct BinaryInventoryRule: BinaryRule {
         parts.append(Self.signatureDescription(binary))
         parts.append(Self.encryptionDescription(image))
         sink.report(parts.joined(separator: "; ") + ".", in: binary)
+        sink.attach(InventoryItem(.binary, name: binary.name))
     }
 
     static func signatureDescription(_ binary: BinaryImage) -> String {

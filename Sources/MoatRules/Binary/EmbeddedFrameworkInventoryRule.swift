@@ -45,12 +45,15 @@ public struct EmbeddedFrameworkInventoryRule: BinaryRule {
             let message = "Embedded framework \(bundle.name)\(version)\(identifier) at \(bundle.path)."
             if let info, let versionNode {
                 sink.report(message, inEmbedded: info, at: versionNode, evidence: versionNode.string)
+                sink.attach(InventoryItem(.embeddedFramework, name: bundle.name))
             } else {
                 sink.report(message, in: binary)
+                sink.attach(InventoryItem(.embeddedFramework, name: bundle.name))
             }
         case .library:
             let installName = binary.image.installName.map { " (install name \($0))" } ?? ""
             sink.report("Embedded dynamic library \(binary.name)\(installName) at \(binary.path).", in: binary)
+            sink.attach(InventoryItem(.embeddedFramework, name: binary.name))
         case .bundleExecutable, .standalone:
             return
         }

@@ -146,5 +146,6 @@ public struct CommonCryptoCipherInventoryRule: BinaryRule {
         guard let first = found.first else { return }
         sink.report("\(binary.name) calls CommonCrypto ciphers (\(found.map { String($0.dropFirst()) }.joined(separator: ", "))): the algorithm, mode and IV are run-time arguments not visible in a binary; review the calls for DES, 3DES, RC4, ECB mode and fixed IVs.",
                     in: binary, symbol: first)
+        sink.attach(InventoryItem(.importedFunction, name: found.map { String($0.dropFirst()) }.joined(separator: ", ")))
     }
 }

@@ -101,6 +101,7 @@ public struct ProvisioningProfileInventoryRule: BinaryRule {
         if profile.getTaskAllow { parts.append("get-task-allow granted") }
         sink.report(parts.joined(separator: ", ") + " (signing \(binary.bundle?.name ?? binary.name)).", at: ProfileText.location(profile, nil),
                     evidence: profile.uuid)
+        sink.attach(InventoryItem(.profile, name: profile.name ?? profile.uuid ?? ""))
     }
 }
 

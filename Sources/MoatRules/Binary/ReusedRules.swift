@@ -8,7 +8,7 @@ import MoatFormats
 
 extension UIWebViewRule: BinaryRule {
     public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
-        let symbol = BinaryImage.classSymbolPrefix + "UIWebView"
+        let symbol = APIs.uiWebView.classSymbols[0]
         guard binary.imports(symbol) else { return }
         sink.report("\(binary.name) references the UIWebView class (\(symbol)): App Store Connect rejects apps that contain it, and it cannot disable JavaScript or file access. Use WKWebView.",
                     in: binary, symbol: symbol)
@@ -17,11 +17,10 @@ extension UIWebViewRule: BinaryRule {
 
 extension InsecureUnarchivingRule: BinaryRule {
     /// Class methods and the initializer that decode without secure coding.
-    static let insecureSelectors = ["unarchiveObjectWithData:", "unarchiveObjectWithFile:", "unarchiveTopLevelObjectWithData:error:",
-                                    "initForReadingWithData:"]
+    static let insecureSelectors = APIs.keyedUnarchiverLegacy.selectors + APIs.keyedUnarchiverLegacyInit.selectors
 
     public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
-        let classes = ["NSKeyedUnarchiver", "NSUnarchiver"].filter { binary.imports(BinaryImage.classSymbolPrefix + $0) }
+        let classes = APIs.keyedUnarchiverLegacy.classes.filter { binary.imports(API.classSymbolPrefix + $0) }
         for selector in Self.insecureSelectors where binary.selectors.contains(selector) {
             // A selector sent next to a reference to the unarchiver class is all but certain to be this API;
             // a name read from __objc_methname may be a method the binary merely defines.
@@ -36,7 +35,7 @@ extension InsecureUnarchivingRule: BinaryRule {
 
 extension XMLExternalEntitiesRule: BinaryRule {
     public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
-        let selector = "setShouldResolveExternalEntities:"
+        let selector = APIs.xmlResolveExternalEntities.selectors[0]
         guard binary.selectors.contains(selector) else { return }
         let verb = binary.selectorsAreReferences ? "sends" : "names the selector"
         sink.report("\(binary.name) \(verb) \(selector) — if it passes YES, a crafted XML document can make NSXMLParser read local files or fetch URLs (XXE). The binary does not show the value; check the call.",
@@ -46,7 +45,7 @@ extension XMLExternalEntitiesRule: BinaryRule {
 
 extension DeprecatedTrustEvaluateRule: BinaryRule {
     public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
-        let symbol = "_SecTrustEvaluate"
+        let symbol = APIs.secTrustEvaluateLegacy.importedFunctionSymbols[0]
         guard binary.imports(symbol) else { return }
         sink.report("\(binary.name) imports SecTrustEvaluate (deprecated since iOS 13): callers often check only one of its two results; use SecTrustEvaluateWithError.",
                     in: binary, symbol: symbol)
@@ -101,7 +100,7 @@ extension MissingPurposeStringRule: BinaryRule {
             let what = clause.anchor + (others.isEmpty ? "" : " (with \(others.joined(separator: ", ")))")
             let framework = binary.role == .framework || binary.role == .library
             sink.report("\(binary.name) uses \(what), which needs \(permission.satisfyingKeys[0]) for \(permission.resource), but \(info.path) does not have it: \(permission.consequence).",
-                        in: binary, symbol: clause.anchor, severity: permission.missingSeverity,
+                        in: binary, symbol: clause.anchor, severity: min(permission.missingSeverity, .medium),
                         confidence: framework ? .medium : .high)
         }
     }

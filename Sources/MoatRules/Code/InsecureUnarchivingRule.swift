@@ -2,12 +2,8 @@ import MoatCore
 import MoatSyntax
 
 public struct InsecureUnarchivingRule: SourceRule {
-    static let insecureMethods: Set<String> = [
-        // Swift
-        "unarchiveObject", "unarchiveTopLevelObjectWithData", "unarchiveObjectWithData", "unarchiveObjectWithFile",
-        // Objective-C selectors
-        "unarchiveObjectWithData:", "unarchiveObjectWithFile:", "unarchiveTopLevelObjectWithData:error:",
-    ]
+    /// Swift base names and Objective-C selectors of the class methods that decode any class.
+    static let insecureMethods: Set<String> = APIs.keyedUnarchiverLegacy.callNames
 
     public static let description = RuleDescription(
         id: "MOAT-CODE-001", slug: "insecure-unarchiving", title: "NSKeyedUnarchiver without secure coding",
@@ -72,6 +68,16 @@ public struct InsecureUnarchivingRule: SourceRule {
             }
             let value = Cache().unarchiveObject(with: data)
             """),
+            .triggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            imports: _objc_msgSend _OBJC_CLASS_$_NSKeyedUnarchiver
+            selectors: ↓unarchiveObjectWithData: ↓initForReadingWithData: decodeObjectForKey:
+            """, note: "A built app sends the selectors of the insecure class method and initializer."),
+            .nonTriggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            imports: _objc_msgSend _OBJC_CLASS_$_NSKeyedUnarchiver
+            selectors: unarchivedObjectOfClass:fromData:error: initForReadingFromData:error:
+            """),
         ])
 
     public init() {}
@@ -96,7 +102,7 @@ public struct InsecureUnarchivingRule: SourceRule {
     static func isLegacyInitializer(_ call: Expression) -> Bool {
         guard case .call(let callee, let arguments, let isMessageSend) = call.kind else { return false }
         if isMessageSend {
-            return callee.name == "initForReadingWithData:" && callee.receiver?.nameChain.contains("NSKeyedUnarchiver") == true
+            return callee.name.map(APIs.keyedUnarchiverLegacyInit.selectors.contains) == true && callee.receiver?.nameChain.contains("NSKeyedUnarchiver") == true
         }
         guard arguments.count == 1, arguments[0].label == "forReadingWith" else { return false }
         if case .identifier("NSKeyedUnarchiver") = callee.unwrapped.kind { return true }

@@ -77,6 +77,16 @@ public struct XMLExternalEntitiesRule: SourceRule {
                 [parser parse];
             }
             """),
+            .triggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            imports: _objc_msgSend _OBJC_CLASS_$_NSXMLParser
+            selectors: initWithData: ↓setShouldResolveExternalEntities: parse
+            """, note: "A built app sends the setter; the value is not visible, hence low confidence."),
+            .nonTriggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            imports: _objc_msgSend _OBJC_CLASS_$_NSXMLParser
+            selectors: initWithData: parse
+            """),
         ])
 
     public init() {}
@@ -84,8 +94,8 @@ public struct XMLExternalEntitiesRule: SourceRule {
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
         // The property (Swift, setter, KVC key) and the libxml2 functions are named in the source.
-        if unit.names.mayWriteProperty(["shouldResolveExternalEntities"]) {
-            for write in file.propertyWrites(named: ["shouldResolveExternalEntities"]) where write.value.boolValue == true {
+        if unit.names.mayWriteProperty(APIs.xmlResolveExternalEntities.swift) {
+            for write in file.propertyWrites(named: Set(APIs.xmlResolveExternalEntities.swift)) where write.value.boolValue == true {
                 sink.report("XML parser set to resolve external entities: a crafted document can read local files or fetch URLs (XXE).",
                             in: file, at: write.range)
             }

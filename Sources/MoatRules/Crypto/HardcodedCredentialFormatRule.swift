@@ -49,6 +49,16 @@ public struct HardcodedCredentialFormatRule: SourceRule {
             let prefix = "sk_live_"
             // let old = "ghp_1A2b3C4d5E6f7G8h9I0jK1lM2nO3pQ4rS5tU"
             """, note: "Public keys, AWS's documented example id, publishable keys, bare prefixes and comments."),
+            .triggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            string: ↓AKIA2E0A8F3B244C9986
+            string: https://api.example.com/v1
+            """, note: "A built app: the finding names the key by its first characters only."),
+            .nonTriggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            string: AKIAIOSFODNN7EXAMPLE
+            string: https://api.example.com/v1
+            """, note: "AWS's documented example key."),
         ])
 
     public init() {}

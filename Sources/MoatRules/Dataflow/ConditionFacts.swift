@@ -5,30 +5,15 @@ import MoatSyntax
 struct ConditionFact: Hashable {
     var path: String
     var check: TaintCheck
+    /// The kinds of flow the check applies to (from its table entry).
+    var kinds: Set<FlowKind> = FlowKind.every
 }
 
 /// Reads the checks out of a condition known to hold (or known to fail): `name != ".."`,
 /// `data.length != sizeof(_uuid)` under `if (...) return`, `allowed.contains(host)`, `os_mul_overflow(...)`.
 /// These are the guards and sanitizers of the reference documents; anything else is not a check.
 enum ConditionFacts {
-    static let overflowCheckers: Set<String> = [
-        "os_mul_overflow", "__builtin_mul_overflow", "__builtin_umul_overflow", "__builtin_umull_overflow",
-        "__builtin_umulll_overflow", "__builtin_smul_overflow", "__builtin_smull_overflow", "__builtin_smulll_overflow",
-        "os_mul_and_add_overflow", "multipliedReportingOverflow", "multipliedFullWidth",
-    ]
-
-    /// Words of a function name that make it a validation: `isValidAccount(_:)`, `verifySignature`,
-    /// `isAllowedHost`, `matches(_:)`.
-    static let validationWords: Set<String> = ["valid", "validate", "validated", "verify", "verified", "allowed", "trusted",
-                                               "permitted", "allowlisted", "whitelisted", "allowlist", "whitelist", "matches",
-                                               "match", "sanitize", "sanitized", "authorized", "authorize", "safe", "evaluate"]
-
-    /// Names along a path chain that do not change which value is checked.
-    static let pathViews: Set<String> = ["path", "absoluteString", "relativePath", "relativeString", "fileSystemRepresentation",
-                                         "absoluteURL"]
-    static let standardizers: Set<String> = ["standardized", "standardizedFileURL", "resolvingSymlinksInPath", "standardizingPath",
-                                             "stringByStandardizingPath", "stringByResolvingSymlinksInPath", "URLByStandardizingPath",
-                                             "URLByResolvingSymlinksInPath", "realpath", "canonicalPath"]
+    // What counts as a check is in the checks table (`Checks`); this reader finds it in conditions.
 
     static func extract(_ condition: Expression, holds: Bool) -> [ConditionFact] {
         var facts: [ConditionFact] = []
@@ -59,7 +44,7 @@ enum ConditionFacts {
             comparison(holds ? op : negate(op), lhs, rhs, into: &facts)
         case .cast(let operand, _, "is"):
             if holds, let path = operand.accessPath { facts.append(ConditionFact(path: path, check: .typeChecked)) }
-        case .member(let base?, "isEmpty"):
+        case .member(let base?, let member) where member == Checks.emptinessMember:
             if !holds, let path = base.accessPath { facts.append(ConditionFact(path: path, check: .rejectsEmpty)) }
         case .call(let callee, let arguments, _):
             call(expression, callee: callee, arguments: arguments, holds: holds, into: &facts)
@@ -85,21 +70,24 @@ enum ConditionFacts {
     private static func anywhere(_ expression: Expression, into facts: inout [ConditionFact]) {
         for node in expression.descendants() {
             guard case .call(let callee, let arguments, _) = node.kind, let name = callee.baseCallName else { continue }
-            if overflowCheckers.contains(name) {
+            if Checks.overflowCheckerNames.contains(name) {
                 var values = arguments.map(\.value)
                 if let receiver = callee.receiver { values.append(receiver) }
                 for value in values {
-                    if let path = stripAddress(value).accessPath { facts.append(ConditionFact(path: path, check: .overflowChecked)) }
+                    if let path = stripAddress(value).accessPath {
+                        facts.append(ConditionFact(path: path, check: .overflowChecked, kinds: Checks.overflowCheck.kinds))
+                    }
                 }
                 continue
             }
             let words = Set(CamelCase.words(name).map { $0.lowercased() })
-            let isRegexRange = name == "range" && arguments.contains { $0.label == "options" && $0.value.nameChain.last == "regularExpression" }
-            guard isRegexRange || !words.isDisjoint(with: validationWords) || name == "evaluateWithObject" else { continue }
+            let regex = Checks.regexSearch
+            let isRegexRange = name == regex.name && arguments.contains { $0.label == regex.optionsLabel && $0.value.nameChain.last == regex.option }
+            guard isRegexRange || !words.isDisjoint(with: Checks.validationWords) || Checks.validationCallNames.contains(name) else { continue }
             var subjects = arguments.map(\.value)
             if let receiver = callee.receiver { subjects.append(receiver) }
             for subject in subjects {
-                for path in subjectPaths(subject) { facts.append(ConditionFact(path: path, check: .validated)) }
+                for path in subjectPaths(subject) { facts.append(ConditionFact(path: path, check: .validated, kinds: Checks.validation.kinds)) }
             }
         }
     }
@@ -124,19 +112,19 @@ enum ConditionFacts {
         var current = expression.unwrapped
         var standardized = false
         while true {
-            if let (base, name) = current.propertyRead, pathViews.contains(name) || standardizers.contains(name) {
-                if standardizers.contains(name) { standardized = true }
+            if let (base, name) = current.propertyRead, Checks.pathViews.contains(name) || Transfers.standardizers.contains(name) {
+                if Transfers.standardizers.contains(name) { standardized = true }
                 current = base.unwrapped
                 continue
             }
             if case .call(let callee, let arguments, false) = current.kind, arguments.isEmpty,
-               case .member(let base?, let name) = callee.kind, standardizers.contains(name) || pathViews.contains(name) {
-                if standardizers.contains(name) { standardized = true }
+               case .member(let base?, let name) = callee.kind, Transfers.standardizers.contains(name) || Checks.pathViews.contains(name) {
+                if Transfers.standardizers.contains(name) { standardized = true }
                 current = base.unwrapped
                 continue
             }
             if case .call(let callee, let arguments, _) = current.kind, arguments.count >= 1,
-               case .identifier(let name) = callee.kind, standardizers.contains(name) {
+               case .identifier(let name) = callee.kind, Transfers.standardizers.contains(name) {
                 standardized = true
                 current = arguments[0].value.unwrapped
                 continue
@@ -148,12 +136,12 @@ enum ConditionFacts {
     /// `X.count`, `X.length`, `[X length]`, `strlen(X)`, `CFDataGetLength(X)` → X, a measured length.
     static func measuredSubject(_ expression: Expression) -> String? {
         let value = expression.unwrapped
-        if let (base, name) = value.propertyRead, name == "count" || name == "length" || name == "utf16Count" {
-            if let (inner, view) = base.unwrapped.propertyRead, view == "utf16" || view == "utf8" || view == "bytes" { return inner.accessPath }
+        if let (base, name) = value.propertyRead, Checks.lengthMembers.contains(name) {
+            if let (inner, view) = base.unwrapped.propertyRead, Checks.byteViews.contains(view) { return inner.accessPath }
             return base.accessPath
         }
         if case .call(let callee, let arguments, false) = value.kind, arguments.count == 1, let name = callee.name,
-           ["strlen", "CFDataGetLength", "CFStringGetLength", "strnlen", "wcslen"].contains(name) {
+           Checks.lengthFunctionNames.contains(name) {
             return arguments[0].value.accessPath
         }
         return nil
@@ -244,7 +232,7 @@ enum ConditionFacts {
         guard let (base, name) = value.propertyRead ?? {
             if case .member(let base?, let name) = value.kind { return (base, name) }
             return nil
-        }(), name == "host" || name == "hostname" else { return }
+        }(), Checks.hostMembers.contains(name) else { return }
         let (subject, _) = stripViews(base)
         if let path = subject.accessPath { facts.append(ConditionFact(path: path, check: .hostChecked)) }
         if let path = base.accessPath { facts.append(ConditionFact(path: path, check: .hostChecked)) }
@@ -252,65 +240,68 @@ enum ConditionFacts {
 
     private static func call(_ expression: Expression, callee: Expression, arguments: [Argument], holds: Bool,
                              into facts: inout [ConditionFact]) {
-        guard let name = callee.baseCallName else { return }
+        guard let name = callee.baseCallName, let entry = Checks.conditionCallsByName[name] else { return }
         let receiver = callee.receiver
         let first = arguments.first?.value
-        switch name {
-        case "isEqualToString", "isEqual", "isEqualTo", "elementsEqual", "isEqualToData":
+        var found: [ConditionFact] = []
+        switch entry.effect {
+        case .equality:
             guard let receiver, let first else { return }
-            comparison(holds ? "==" : "!=", receiver, first, into: &facts)
-        case "hasPrefix", "starts":
+            comparison(holds ? "==" : "!=", receiver, first, into: &found)
+        case .prefix:
             guard let receiver, let first else { return }
             if holds {
                 let (subject, standardized) = stripViews(receiver)
                 if let path = subject.accessPath {
-                    facts.append(ConditionFact(path: path, check: .prefixChecked))
-                    if standardized { facts.append(ConditionFact(path: path, check: .standardized)) }
+                    found.append(ConditionFact(path: path, check: .prefixChecked))
+                    if standardized { found.append(ConditionFact(path: path, check: .standardized)) }
                 }
-                if let literal = first.stringValue, literal.hasPrefix("http") || literal.hasPrefix("https"), literal.count > 8,
-                   let path = subject.accessPath {
-                    facts.append(ConditionFact(path: path, check: .hostChecked))
+                if let literal = first.stringValue, literal.hasPrefix(Checks.fixedURLPrefix),
+                   literal.count >= Checks.fixedURLPrefixMinimumLength, let path = subject.accessPath {
+                    found.append(ConditionFact(path: path, check: .hostChecked))
                 }
             } else if first.stringValue == ".", let path = receiver.accessPath {
-                facts.append(ConditionFact(path: path, check: .rejectsDot))
-                facts.append(ConditionFact(path: path, check: .rejectsDotDot))
+                found.append(ConditionFact(path: path, check: .rejectsDot))
+                found.append(ConditionFact(path: path, check: .rejectsDotDot))
             }
-        case "hasSuffix":
-            if holds, let receiver { hostFact(receiver, into: &facts) }
-        case "contains", "containsObject", "containsString", "member", "containsKey":
+        case .suffix:
+            if holds, let receiver { hostFact(receiver, into: &found) }
+        case .membership:
             guard let receiver, let first else { return }
             if let literal = first.stringValue {
                 // `name.contains("..")` known false.
                 if !holds, literal == "..", let path = receiver.accessPath {
-                    facts.append(ConditionFact(path: path, check: .rejectsDotDot))
+                    found.append(ConditionFact(path: path, check: .rejectsDotDot))
                 }
-                return
+                break
             }
             if case .arrayLiteral(let elements) = receiver.unwrapped.kind, !elements.isEmpty,
                elements.allSatisfy({ $0.stringValue != nil }) {
                 let literals = Set(elements.compactMap(\.stringValue))
                 guard let path = first.accessPath else { return }
                 if !holds {
-                    if literals.contains("..") { facts.append(ConditionFact(path: path, check: .rejectsDotDot)) }
-                    if literals.contains(".") { facts.append(ConditionFact(path: path, check: .rejectsDot)) }
-                    if literals.contains("") { facts.append(ConditionFact(path: path, check: .rejectsEmpty)) }
+                    if literals.contains("..") { found.append(ConditionFact(path: path, check: .rejectsDotDot)) }
+                    if literals.contains(".") { found.append(ConditionFact(path: path, check: .rejectsDot)) }
+                    if literals.contains("") { found.append(ConditionFact(path: path, check: .rejectsEmpty)) }
                 } else if literals.isDisjoint(with: [".", "..", ""]) {
-                    facts.append(ConditionFact(path: path, check: .allowlisted))
+                    found.append(ConditionFact(path: path, check: .allowlisted))
                 }
-                return
+                break
             }
             if holds {
-                if let path = first.accessPath { facts.append(ConditionFact(path: path, check: .allowlisted)) }
-                hostFact(first, into: &facts)
+                if let path = first.accessPath { found.append(ConditionFact(path: path, check: .allowlisted)) }
+                hostFact(first, into: &found)
             }
-        case "isKindOfClass", "isMemberOfClass":
-            if holds, let receiver, let path = receiver.accessPath { facts.append(ConditionFact(path: path, check: .typeChecked)) }
-        case "conformsToProtocol", "isSubclassOfClass", "conforms", "isSubclass":
-            if holds, let receiver, let path = receiver.accessPath { facts.append(ConditionFact(path: path, check: .protocolChecked)) }
-        case "class_conformsToProtocol":
-            if holds, let first, let path = first.accessPath { facts.append(ConditionFact(path: path, check: .protocolChecked)) }
-        default:
-            break
+        case .typeCheckOfReceiver:
+            if holds, let receiver, let path = receiver.accessPath { found.append(ConditionFact(path: path, check: .typeChecked)) }
+        case .protocolCheckOfReceiver:
+            if holds, let receiver, let path = receiver.accessPath { found.append(ConditionFact(path: path, check: .protocolChecked)) }
+        case .protocolCheckOfFirstArgument:
+            if holds, let first, let path = first.accessPath { found.append(ConditionFact(path: path, check: .protocolChecked)) }
         }
+        if !entry.kinds.isEvery {
+            for index in found.indices { found[index].kinds = entry.kinds }
+        }
+        facts += found
     }
 }

@@ -180,7 +180,7 @@ extension Statement {
             return word == "break" || word == "continue" || word == "goto"
         case .expression(let expression):
             guard case .call(let callee, _, _) = expression.unwrapped.kind, let name = callee.name else { return false }
-            return ["fatalError", "preconditionFailure", "abort", "exit", "_exit", "NSAssertFailure"].contains(name)
+            return Transfers.neverReturning.contains(name)
         case .ifStatement(_, let then, let elseBranch):
             guard let elseBranch, let thenLast = then.statements.last, let elseLast = elseBranch.statements.last else { return false }
             return thenLast.exits(depth: depth + 1) && elseLast.exits(depth: depth + 1)

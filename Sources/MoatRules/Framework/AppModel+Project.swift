@@ -229,10 +229,112 @@ public struct AppUnit: Sendable {
                                   interfaceBuilderDocuments: interfaceBuilderDocuments))
             }
         }
+        // A file belongs to a project's target only when a target references it; the rest forms units
+        // by folder, exactly as when its folder is scanned alone.
+        var claimed = Set<String>()
+        for unit in units {
+            claimed.formUnion(unit.infoPlists.map(\.path))
+            claimed.formUnion(unit.entitlementsDocuments.map(\.path))
+            claimed.formUnion(unit.privacyManifests.map(\.path))
+            claimed.formUnion(unit.sources.map(\.path))
+            claimed.formUnion(unit.interfaceBuilderDocuments.map(\.path))
+        }
+        let membership = projects.map(ProjectMembership.init)
+        func referencedByProject(_ path: String) -> Bool {
+            claimed.contains(path) || membership.contains { $0.targets(of: path) != .none }
+        }
+        let loose = LooseFiles(
+            plists: plists.filter { !referencedByProject($0.path) },
+            sources: sources.filter { !referencedByProject($0.path) },
+            interfaceBuilderDocuments: interfaceBuilderDocuments.filter { !referencedByProject($0.path) })
+        units += looseUnits(loose, allPlists: plists, projects: projects, hasProjectUnits: !units.isEmpty)
         if units.isEmpty {
             units.append(looseUnit(plists: plists, sources: sources, interfaceBuilderDocuments: interfaceBuilderDocuments))
         }
         return units
+    }
+
+    struct LooseFiles {
+        var plists: [PropertyListDocument]
+        var sources: [SourceSummary]
+        var interfaceBuilderDocuments: [InterfaceBuilderDocument]
+
+        var isEmpty: Bool { plists.isEmpty && sources.isEmpty && interfaceBuilderDocuments.isEmpty }
+
+        func under(_ folder: String) -> LooseFiles {
+            func inside(_ path: String) -> Bool { folder.isEmpty || path.hasPrefix(folder + "/") }
+            return LooseFiles(plists: plists.filter { inside($0.path) }, sources: sources.filter { inside($0.path) },
+                              interfaceBuilderDocuments: interfaceBuilderDocuments.filter { inside($0.path) })
+        }
+
+        func outside(_ folders: [String]) -> LooseFiles {
+            func inside(_ path: String) -> Bool { folders.contains { $0.isEmpty || path.hasPrefix($0 + "/") } }
+            return LooseFiles(plists: plists.filter { !inside($0.path) }, sources: sources.filter { !inside($0.path) },
+                              interfaceBuilderDocuments: interfaceBuilderDocuments.filter { !inside($0.path) })
+        }
+    }
+
+    /// The folder of a path ("" for a file at the root).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
+    }
+
+    /// An app's Info.plist (not an extension's, not test code): the file that marks where an app's folder is.
+    static func isAppInfoPlist(_ plist: PropertyListDocument) -> Bool {
+        plist.kind == .infoPlist && ShippingScope.reason(forPath: plist.path) == nil && plist.root["NSExtension"] == nil
+            && plist.root["EXAppExtensionAttributes"] == nil
+    }
+
+    /// Units of the files no project target references. Each loose app Info.plist roots a unit at the
+    /// highest folder above it that holds no other app (no other app Info.plist, no Xcode project): the
+    /// folder the app would be scanned as alone. Loose files under that folder belong to that unit.
+    /// Loose files under no app folder form one more unit (as all loose files did before) when they hold
+    /// property lists, or when there is no other unit.
+    static func looseUnits(_ loose: LooseFiles, allPlists: [PropertyListDocument], projects: [XcodeProject],
+                           hasProjectUnits: Bool) -> [AppUnit] {
+        let appPlists = loose.plists.filter(isAppInfoPlist)
+        guard !appPlists.isEmpty else {
+            guard !loose.isEmpty, hasProjectUnits, loose.plists.contains(where: { $0.kind != .other && ShippingScope.reason(forPath: $0.path) == nil })
+            else { return [] }
+            return [looseUnit(plists: loose.plists, sources: loose.sources, interfaceBuilderDocuments: loose.interfaceBuilderDocuments)]
+        }
+        // Where other apps are: every app Info.plist, and the folder of every Xcode project.
+        let markerPlists = allPlists.filter(isAppInfoPlist).map(\.path)
+        let projectFolders = projects.map { folder(of: folder(of: $0.path)) }
+        func holdsOtherApp(_ candidate: String, besides own: String) -> Bool {
+            func inside(_ path: String) -> Bool { candidate.isEmpty || path.hasPrefix(candidate + "/") }
+            if markerPlists.contains(where: { $0 != own && inside($0) }) { return true }
+            return projectFolders.contains { $0 == candidate || inside($0) }
+        }
+        var roots: [String] = []
+        for plist in appPlists {
+            var root = folder(of: plist.path)
+            var candidate = root
+            while !candidate.isEmpty {
+                candidate = folder(of: candidate)
+                if holdsOtherApp(candidate, besides: plist.path) { break }
+                root = candidate
+            }
+            if !roots.contains(root) { roots.append(root) }
+        }
+        // Nested roots (an app folder inside another's, which can only happen when both sit in one folder)
+        // keep the innermost files with the innermost root.
+        roots.sort { ($0.count, $0) > ($1.count, $1) }
+        var remaining = loose
+        var units: [(String, AppUnit)] = []
+        for root in roots {
+            let files = remaining.under(root)
+            remaining = remaining.outside([root])
+            units.append((root, looseUnit(plists: files.plists, sources: files.sources,
+                                          interfaceBuilderDocuments: files.interfaceBuilderDocuments)))
+        }
+        var result = units.sorted { $0.0 < $1.0 }.map(\.1)
+        if remaining.plists.contains(where: { $0.kind != .other && ShippingScope.reason(forPath: $0.path) == nil }) {
+            result.append(looseUnit(plists: remaining.plists, sources: remaining.sources,
+                                    interfaceBuilderDocuments: remaining.interfaceBuilderDocuments))
+        }
+        return result
     }
 
     static func looseUnit(plists: [PropertyListDocument], sources: [SourceSummary],
@@ -363,13 +465,10 @@ public struct AppUnit: Sendable {
         return definitions.contains { $0 == "DEBUG" || $0 == "DEBUG=1" || $0 == "\"DEBUG=1\"" }
     }
 
-    /// Test folders and files (`AppTests/`, `FooTests.swift`), which are not part of the shipped app.
+    /// Files that are not part of the shipped app: tests, mocks, fixtures, preview content. The one
+    /// definition is `ShippingScope` (MoatCore); the name is kept for its callers.
     static func isTestPath(_ path: String) -> Bool {
-        let components = path.split(separator: "/")
-        for component in components.dropLast() where component == "Tests" || component.hasSuffix("Tests") || component.hasSuffix("UITests") {
-            return true
-        }
-        return false
+        ShippingScope.reason(forPath: path) != nil
     }
 }
 
@@ -378,16 +477,27 @@ extension AppModel {
     /// (framework targets, local packages, files outside any project). All code for loose files. Use it to
     /// decide that something is *never* used: it errs on the side of "used".
     public func reachableSources(for unit: AppUnit) -> [SourceSummary] {
-        guard !unit.isLoose else { return sources }
-        let claimed = Set(units.flatMap { $0.sources.map(\.path) })
+        if units.count == 1 && unit.isLoose { return sources }
+        // Code of another app's folder (a loose app unit) is never reachable from this one.
+        let claimed = Set(units.filter { !$0.isLoose || $0.isApp }.flatMap { $0.sources.map(\.path) })
         let own = Set(unit.sources.map(\.path))
         return sources.filter { own.contains($0.path) || !claimed.contains($0.path) }
     }
 
-    /// Code compiled into the unit itself, test code excluded. Use it to decide that the unit *needs*
+    /// Code compiled into the unit itself, non-shipping files (tests, mocks, fixtures, previews) excluded. Use it to decide that the unit *needs*
     /// something (a usage description, a privacy manifest entry).
     public func ownSources(for unit: AppUnit) -> [SourceSummary] {
-        unit.sources.filter { !AppUnit.isTestPath($0.path) }
+        unit.sources.filter { $0.nonShipping == nil }
+    }
+
+    /// Source files that only test targets of the Xcode projects compile (not in a test folder by name).
+    public var testTargetOnlyPaths: [String] {
+        guard !projects.isEmpty else { return [] }
+        let membership = projects.map(ProjectMembership.init)
+        return sources.map(\.path).filter { path in
+            let kinds = membership.map { $0.targets(of: path) }
+            return kinds.contains(.testsOnly) && !kinds.contains(.shipping)
+        }
     }
 
     /// The app units (apps, App Clips, extensions, or loose files with an Info.plist).
@@ -407,5 +517,48 @@ extension AppModel {
             ?? unit.name
         let bundleId = resolved(configuration.infoValue(forKey: "CFBundleIdentifier")?.expandedString) ?? resolved(configuration.bundleIdentifier)
         return (name, bundleId)
+    }
+}
+
+/// Which targets of a project reference a file, computed once per project (sets, not a scan per file).
+struct ProjectMembership {
+    enum Targets: Equatable { case none, testsOnly, shipping }
+
+    let project: XcodeProject
+    let testFiles: Set<String>
+    let otherFiles: Set<String>
+    let testFolders: [SynchronizedFolder]
+    let otherFolders: [SynchronizedFolder]
+
+    init(_ project: XcodeProject) {
+        self.project = project
+        var testFiles = Set<String>()
+        var otherFiles = Set<String>()
+        var testFolders: [SynchronizedFolder] = []
+        var otherFolders: [SynchronizedFolder] = []
+        for target in project.targets {
+            let isTest = target.productType.contains("unit-test") || target.productType.contains("ui-testing")
+            if isTest {
+                testFiles.formUnion(target.sourceFiles)
+                testFiles.formUnion(target.resourceFiles)
+                testFolders += target.synchronizedFolders
+            } else {
+                otherFiles.formUnion(target.sourceFiles)
+                otherFiles.formUnion(target.resourceFiles)
+                otherFolders += target.synchronizedFolders
+            }
+        }
+        self.testFiles = testFiles
+        self.otherFiles = otherFiles
+        self.testFolders = testFolders
+        self.otherFolders = otherFolders
+    }
+
+    /// Whether targets of this project reference the file (display path), and which kind.
+    func targets(of displayPath: String) -> Targets {
+        guard let relative = project.projectRelativePath(displayPath) else { return .none }
+        if otherFiles.contains(relative) || otherFolders.contains(where: { $0.contains(relative) }) { return .shipping }
+        if testFiles.contains(relative) || testFolders.contains(where: { $0.contains(relative) }) { return .testsOnly }
+        return .none
     }
 }

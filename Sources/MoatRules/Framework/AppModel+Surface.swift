@@ -190,6 +190,9 @@ public struct AttackSurface: Codable, Sendable {
         ]
     }
 
+    /// The key paths of every section (in no particular order).
+    public static var sectionKeyPaths: [WritableKeyPath<AttackSurface, [Entry]>] { Array(SurfaceBuilder.sectionPaths.values) }
+
     /// Entries in all sections.
     public var count: Int { sections.reduce(0) { $0 + $1.entries.count } }
     public var isEmpty: Bool { count == 0 }
@@ -206,7 +209,7 @@ extension AppModel {
         var builder = SurfaceBuilder(app: self)
         builder.build()
         if let findings {
-            builder.annotate(findings.filter { $0.suppression == nil && !$0.isTestCode }, rulesThatRan: rulesThatRan)
+            builder.annotate(findings.filter { $0.suppression == nil && !$0.isNonShipping }, rulesThatRan: rulesThatRan)
         }
         return builder.finish()
     }

@@ -39,6 +39,31 @@ public struct FindingSink {
             cwe: rule.cwe, masvs: rule.masvs, mastg: rule.mastg, fix: rule.fix, evidence: evidence.map(Redaction.redact)))
     }
 
+    /// Reports an inventory entry: `item` is what the attack surface reads, `message` the finding that
+    /// describes it when inventory is listed among the findings.
+    public mutating func inventory(_ item: InventoryItem, _ message: String, in file: CodeFile, at range: SourceRange) {
+        report(message, in: file, at: range)
+        findings[findings.count - 1].inventory = item
+    }
+
+    /// Reports an inventory entry at any location (see `inventory(_:_:in:at:)`).
+    public mutating func inventory(_ item: InventoryItem, _ message: String, at location: Location, evidence: String? = nil) {
+        report(message, at: location, evidence: evidence)
+        findings[findings.count - 1].inventory = item
+    }
+
+    /// Reports an inventory entry at a property list node (see `inventory(_:_:in:at:)`).
+    public mutating func inventory(_ item: InventoryItem, _ message: String, in plist: PropertyListDocument, at node: PlistNode) {
+        report(message, in: plist, at: node)
+        findings[findings.count - 1].inventory = item
+    }
+
+    /// Attaches `item` to the finding reported last (for inventory reported through another `report`).
+    public mutating func attach(_ item: InventoryItem) {
+        guard !findings.isEmpty else { return }
+        findings[findings.count - 1].inventory = item
+    }
+
     /// A related location inside a code file, for dataflow paths.
     public static func related(_ message: String, in file: CodeFile, at range: SourceRange) -> RelatedLocation {
         RelatedLocation(location: Location(path: file.path, line: range.start.line, column: range.start.column), message: message)

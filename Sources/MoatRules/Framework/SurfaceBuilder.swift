@@ -469,7 +469,7 @@ struct SurfaceBuilder {
                 guard let position = source.referencedNames[name] else { continue }
                 add(\.webViews, .init(unit: unit, value: name, kind: "code", location: Self.code(source, position),
                                       handlers: name == "SFSafariViewController" ? [] : messageHandlers, risk: risk),
-                    sameFile: { $0.ruleId.hasPrefix("MOAT-PLAT-2") && $0.severity > .info })
+                    sameFile: { SurfaceTables.webViewRules.contains($0.ruleId) && $0.severity > .info })
             }
             let codingAdopters = source.surfaceFacts.filter { fact in
                 fact.kind == .conformance && SurfaceTables.codingProtocols.keys.contains { fact.value.hasSuffix(": " + $0) }
@@ -508,10 +508,9 @@ struct SurfaceBuilder {
                                 if let position = source.definedFunctions[name] { handlers.append(.init(name: name, location: Self.code(source, position))) }
                             }
                         }
-                        let typeName = "`\(pieces[0])`"
                         add(\.deserialization, .init(unit: unit, value: fact.value, kind: "\(pieces[1]) adopter", location: location,
                                                      handlers: handlers, risk: risk),
-                            sameFile: { $0.message.contains(typeName) })
+                            sameFile: codingAdopters == 1 ? { SurfaceTables.codingClassRules.contains($0.ruleId) } : nil)
                     } else if let known = SurfaceTables.conformances[pieces[1]] {
                         add(section(known.target), .init(unit: unit, value: fact.value, kind: known.kind, location: location, risk: known.risk))
                     }
@@ -520,7 +519,7 @@ struct SurfaceBuilder {
             for item in SurfaceTables.functions where item.requires.isEmpty || item.requires.contains(where: { source.referencedNames[$0] != nil }) {
                 for name in item.names {
                     guard let position = source.definedFunctions[name] else { continue }
-                    let rules = item.sameFileRules
+                    let rules = SurfaceTables.ids(item.sameFileRules)
                     add(section(item.target), .init(unit: unit, value: name, kind: item.kind, location: Self.code(source, position), risk: item.risk),
                         sameFile: rules.isEmpty ? nil : { rules.contains($0.ruleId) })
                 }
@@ -606,35 +605,29 @@ struct SurfaceBuilder {
 
     mutating func annotate(_ findings: [Finding], rulesThatRan: Set<String>?) {
         func ran(_ id: String) -> Bool { rulesThatRan?.contains(id) ?? true }
-        // JavaScript bridges come from the bridge inventory.
-        let bridges = findings.filter { $0.ruleId == "MOAT-PLAT-209" }
-        for finding in bridges {
-            let name = Self.firstCodeSpan(finding.message) ?? finding.message
-            let kind: String
-            if finding.message.hasPrefix("Script message handler") {
-                kind = "script message handler"
-            } else if finding.message.hasPrefix("JSExport") {
-                kind = "JSExport protocol"
-            } else {
-                kind = "JSContext value"
-            }
+        // JavaScript bridges come from the typed entries of the bridge inventory.
+        let bridgeKinds: [InventoryItem.Kind: String] = [.scriptMessageHandler: "script message handler", .jsExportProtocol: "JSExport protocol",
+                                                         .jsContextValue: "JSContext value"]
+        let bridges = findings.compactMap { finding in
+            finding.inventory.flatMap { item in bridgeKinds[item.kind].map { (finding.location, item, $0) } }
+        }
+        for (location, item, kind) in bridges {
             var handlers: [AttackSurface.Handler] = []
-            if kind == "script message handler", let source = app.sources.first(where: { $0.path == finding.location.path }) {
+            if item.kind == .scriptMessageHandler, let source = app.sources.first(where: { $0.path == location.path }) {
                 for function in SurfaceTables.scriptMessageHandlers {
                     if let position = source.definedFunctions[function] { handlers.append(.init(name: function, location: Self.code(source, position))) }
                 }
             }
-            add(\.javaScriptBridges, .init(unit: unitName(finding.location.path), value: name, kind: kind, detail: finding.message,
-                                           location: finding.location, handlers: handlers,
+            add(\.javaScriptBridges, .init(unit: unitName(location.path), value: item.name.isEmpty ? item.detail ?? "" : item.name, kind: kind,
+                                           detail: item.detail, location: location, handlers: handlers,
                                            risk: "Any script running in the page, injected ones included, can call it."),
-                sameFile: kind == "script message handler" ? { $0.ruleId == "MOAT-PLAT-210" } : nil)
+                sameFile: item.kind == .scriptMessageHandler ? { SurfaceTables.scriptMessageRules.contains($0.ruleId) } : nil)
         }
-        let trustCode = findings.filter { $0.ruleId == "MOAT-NET-206" }
-        let inventory = Set(findings.map(\.ruleId).filter { RuleRegistry.rule(named: $0)?.description.isInventory ?? false })
+        let trustCode = findings.filter { $0.inventory?.kind == .customTrust }
         // Findings by every file they touch (their location and dataflow steps), so each entry looks only
-        // at the findings of its own files.
+        // at the findings of its own files. Inventory entries are entries, not notes.
         var byPath: [String: [Int]] = [:]
-        let defects = findings.filter { !inventory.contains($0.ruleId) }
+        let defects = findings.filter { $0.inventory == nil && !Self.inventoryRules.contains($0.ruleId) }
         for (index, finding) in defects.enumerated() {
             for path in Set([finding.location.path] + finding.related.map(\.location.path)) { byPath[path, default: []].append(index) }
         }
@@ -657,7 +650,7 @@ struct SurfaceBuilder {
                 let sameFile = item.sameFile.map { files.contains(location.path) && $0(finding) } ?? false
                 var about = samePlace || onPath || sameKey || sameFile
                 if item.section == \AttackSurface.urlSchemes || item.entry.kind == "applinks",
-                   finding.ruleId == "MOAT-PLAT-303", !item.entry.handlers.isEmpty {
+                   finding.ruleId == SurfaceTables.sensitiveURLAction, !item.entry.handlers.isEmpty {
                     let handlerFiles = Set(item.entry.handlers.map(\.location.path))
                     about = about || handlerFiles.contains(location.path) || finding.related.contains { handlerFiles.contains($0.location.path) }
                 }
@@ -668,22 +661,24 @@ struct SurfaceBuilder {
                 .sorted { ($0.location, $0.ruleId) < ($1.location, $1.ruleId) }
             let ruleIds = Set(item.entry.notes.map(\.ruleId))
             if item.section == \AttackSurface.urlSchemes {
+                let (withoutHandler, sensitive) = (SurfaceTables.schemeWithoutHandler, SurfaceTables.sensitiveURLAction)
+                let (deprecated, generic) = (SurfaceTables.deprecatedURLHandler, SurfaceTables.genericURLScheme)
                 var validation: [String] = []
                 if item.entry.handlers.isEmpty {
-                    validation.append("no handler found" + (ruleIds.contains("MOAT-PLAT-107") ? " (MOAT-PLAT-107)" : ""))
+                    validation.append("no handler found" + (ruleIds.contains(withoutHandler) ? " (\(withoutHandler))" : ""))
                 } else {
-                    if ruleIds.contains("MOAT-PLAT-303") {
-                        validation.append("a handler performs a sensitive action without validation or confirmation (MOAT-PLAT-303)")
+                    if ruleIds.contains(sensitive) {
+                        validation.append("a handler performs a sensitive action without validation or confirmation (\(sensitive))")
                     } else {
-                        validation.append(ran("MOAT-PLAT-303") ? "no unvalidated sensitive action found (MOAT-PLAT-303)" : "not checked (MOAT-PLAT-303 did not run)")
+                        validation.append(ran(sensitive) ? "no unvalidated sensitive action found (\(sensitive))" : "not checked (\(sensitive) did not run)")
                     }
-                    if ruleIds.contains("MOAT-PLAT-108") { validation.append("deprecated handler (MOAT-PLAT-108)") }
+                    if ruleIds.contains(deprecated) { validation.append("deprecated handler (\(deprecated))") }
                 }
-                if ruleIds.contains("MOAT-PLAT-109") { validation.append("generic scheme name (MOAT-PLAT-109)") }
+                if ruleIds.contains(generic) { validation.append("generic scheme name (\(generic))") }
                 item.entry.attributes["validation"] = validation.joined(separator: "; ")
             }
             if item.section == \AttackSurface.webViews, item.entry.kind == "code" {
-                let names = bridges.filter { $0.location.path == item.entry.location.path }.compactMap { Self.firstCodeSpan($0.message) }
+                let names = bridges.filter { $0.0.path == item.entry.location.path }.map(\.1.name).filter { !$0.isEmpty }
                 if !names.isEmpty {
                     item.entry.detail = "bridges in this file: " + names.joined(separator: ", ")
                     item.entry.attributes["bridges"] = names.joined(separator: ", ")
@@ -691,7 +686,7 @@ struct SurfaceBuilder {
             }
             if item.section == \AttackSurface.networkEndpoints, item.entry.attributes["pinned"] == "no",
                item.entry.kind?.contains("https") == true, !trustCode.isEmpty {
-                let text = "the app handles server trust in code at \(trustCode.count) place\(trustCode.count == 1 ? "" : "s") (MOAT-NET-206): check whether it pins this host"
+                let text = "the app handles server trust in code at \(trustCode.count) place\(trustCode.count == 1 ? "" : "s") (\(SurfaceTables.customTrust)): check whether it pins this host"
                 item.entry.detail = item.entry.detail.map { $0 + "; " + text } ?? text
                 item.entry.attributes["customTrust"] = String(trustCode.count)
             }
@@ -699,14 +694,8 @@ struct SurfaceBuilder {
         }
     }
 
-    /// The text of the first `code span` of a message.
-    static func firstCodeSpan(_ message: String) -> String? {
-        guard let open = message.firstIndex(of: "`") else { return nil }
-        let rest = message[message.index(after: open)...]
-        guard let close = rest.firstIndex(of: "`") else { return nil }
-        let span = String(rest[..<close])
-        return span.isEmpty ? nil : span
-    }
+    /// Rules that only list inventory: their findings are entries of their own, never notes on others.
+    static let inventoryRules = Set(RuleRegistry.all.filter { $0.description.isInventory }.map { $0.description.id })
 
     func finish() -> AttackSurface {
         var surface = AttackSurface()

@@ -2,6 +2,29 @@
 /// one sentence. Functions are full names as `SourceSummary.definedFunctions` records them (Swift and
 /// Objective-C); references are names as `SourceSummary.referencedNames` records them.
 enum SurfaceTables {
+    /// The ids of rule types (rules are named by their type, never by a literal id or a message).
+    static func ids(_ rules: [any Rule.Type]) -> Set<String> { Set(rules.map { $0.description.id }) }
+
+    /// Rules that judge a web view's configuration or content: their findings anywhere in the file of a
+    /// web view created in code are about it.
+    static let webViewRules = ids([
+        WebViewFileAccessRule.self, WebViewBroadReadAccessRule.self, WebViewHTMLFileBaseURLRule.self,
+        WebViewJavaScriptWindowsRule.self, WebViewJavaScriptLocalContentRule.self, WebViewInspectableRule.self,
+        WebViewPhoneNumberDetectionRule.self, WebViewCleartextLoadRule.self, ScriptMessageOriginRule.self,
+        JavaScriptInjectionRule.self,
+    ])
+    /// Rules whose findings in a script message handler's file are about the handler.
+    static let scriptMessageRules = ids([ScriptMessageOriginRule.self])
+    /// Rules that judge the classes an app archives: in a file with one coding adopter, about that type.
+    static let codingClassRules = ids([InsecureCodingClassRule.self])
+    /// Rules whose findings say how URL handlers validate what they receive (the `validation` attribute).
+    static let sensitiveURLAction = URLSchemeSensitiveActionRule.description.id
+    static let schemeWithoutHandler = URLSchemeWithoutHandlerRule.description.id
+    static let deprecatedURLHandler = DeprecatedURLHandlerRule.description.id
+    static let genericURLScheme = GenericURLSchemeRule.description.id
+    /// The rule whose inventory lists code that handles server trust.
+    static let customTrust = PinningInventoryRule.description.id
+
     enum Target {
         case fileImports, pushNotifications, otherIPC, pasteboard
     }
@@ -17,7 +40,7 @@ enum SurfaceTables {
         /// Names one of which the same file must also reference (for names too generic alone).
         var requires: [String] = []
         /// Findings of these rules anywhere in the entry's file are about it.
-        var sameFileRules: Set<String> = []
+        var sameFileRules: [any Rule.Type] = []
     }
 
     /// Delegate methods and other functions the app defines to receive outside input.
@@ -72,7 +95,7 @@ enum SurfaceTables {
         Item(target: .otherIPC, names: ["session(_:didReceive:fromPeer:)", "session:didReceiveData:fromPeer:"],
              label: "Multipeer data", kind: "Multipeer Connectivity",
              risk: "Nearby peers send messages the app must treat as untrusted, including messages that change its state.",
-             sameFileRules: ["MOAT-CODE-302"]),
+             sameFileRules: [RemoteMessageStateRule.self]),
         Item(target: .otherIPC, names: ["session(_:didReceive:withName:fromPeer:)", "session:didReceiveStream:withName:fromPeer:"],
              label: "Multipeer stream", kind: "Multipeer Connectivity",
              risk: "Nearby peers open streams whose bytes the app must treat as untrusted."),

@@ -54,6 +54,7 @@ public struct ATSLocalNetworkingRule: PropertyListRule {
         guard let node = ATS.dictionary(plist)?["NSAllowsLocalNetworking"], node.bool == true else { return }
         sink.report("NSAllowsLocalNetworking lets the app use plain HTTP to .local names, unqualified hosts and private IP addresses.",
                     in: plist, at: node)
+        sink.attach(InventoryItem(.transportSecurity, name: "NSAllowsLocalNetworking"))
     }
 }
 
@@ -161,6 +162,7 @@ public struct ATSCertificateTransparencyRule: PropertyListRule {
             sink.report(enabled ? "Certificate transparency is required for \(domain): certificates without public log proofs are refused."
                                 : "Certificate transparency is explicitly not required for \(domain).",
                         in: plist, at: node)
+            sink.attach(InventoryItem(.transportSecurity, name: domain))
         }
     }
 }
@@ -226,6 +228,7 @@ public struct ATSPinnedDomainsInventoryRule: PropertyListRule {
             let detail = pins.isEmpty ? "no identity listed, so nothing is pinned" : "pinned to " + pins.joined(separator: " and ")
             let backup = leaf + ca == 1 ? " (no backup pin)" : ""
             sink.report("\(domain)\(subdomains): \(detail)\(backup).", in: plist, at: settings)
+            sink.attach(InventoryItem(.pinnedDomain, name: domain))
         }
     }
 }

@@ -71,6 +71,14 @@ public struct DeprecatedTrustEvaluateRule: SourceRule {
                 return SecTrustEvaluateWithError(trust, &error)
             }
             """),
+            .triggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            imports: _objc_msgSend ↓_SecTrustEvaluate _SecTrustGetCertificateCount
+            """),
+            .nonTriggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            imports: _objc_msgSend _SecTrustEvaluateWithError
+            """),
         ])
 
     public init() {}

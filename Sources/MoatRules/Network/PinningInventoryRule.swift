@@ -63,7 +63,7 @@ public struct PinningInventoryRule: SourceRule {
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
         guard unit.names.containsName(where: ChallengeHandler.isChallengeType) || unit.names.containsAny(Self.constructorNames) else { return }
-        var findings: [(SourceRange, String)] = []
+        var findings: [(SourceRange, String, InventoryItem)] = []
         for handler in ChallengeHandler.all(in: file) {
             guard let body = handler.function.body else { continue }
             let touchesTrust = body.allExpressions.contains { expression in
@@ -72,7 +72,8 @@ public struct PinningInventoryRule: SourceRule {
                 return false
             }
             if touchesTrust {
-                findings.append((handler.function.nameRange, "`\(handler.function.fullName)` handles server trust itself: review which hosts it pins, what it compares, and that it fails closed."))
+                let message = "`\(handler.function.fullName)` handles server trust itself: review which hosts it pins, what it compares, and that it fails closed."
+                findings.append((handler.function.nameRange, message, InventoryItem(.customTrust, name: handler.function.fullName, detail: message)))
             }
         }
         file.forEachExpression { expression, _ in
@@ -93,10 +94,11 @@ public struct PinningInventoryRule: SourceRule {
             default:
                 break
             }
-            findings.append((expression.range, "\(label) (`\(name)`) customises server trust here: review its hosts, pins and failure behaviour."))
+            let message = "\(label) (`\(name)`) customises server trust here: review its hosts, pins and failure behaviour."
+            findings.append((expression.range, message, InventoryItem(.customTrust, name: name, detail: message)))
         }
-        for (range, message) in findings.sorted(by: { $0.0.start.offset < $1.0.start.offset }) {
-            sink.report(message, in: file, at: range)
+        for (range, message, item) in findings.sorted(by: { $0.0.start.offset < $1.0.start.offset }) {
+            sink.inventory(item, message, in: file, at: range)
         }
     }
 }

@@ -104,8 +104,10 @@ public struct EntitlementsInventoryRule: PropertyListRule {
             let shown = values.isEmpty ? "" : ": " + values.prefix(5).joined(separator: ", ") + (values.count > 5 ? ", …" : "")
             if let capability = EntitlementCatalogue.capabilities[entry.key] {
                 sink.report("\(capability.name) (\(entry.key))\(shown). Exposure: \(capability.risk).", in: plist, at: entry.value)
+                sink.attach(InventoryItem(.entitlement, name: entry.key))
             } else {
                 sink.report("Entitlement \(entry.key)\(shown).", in: plist, at: entry.value)
+                sink.attach(InventoryItem(.entitlement, name: entry.key))
             }
         }
     }
@@ -150,6 +152,14 @@ public struct DebuggableReleaseRule: AppRule {
                 <key>get-task-allow</key>
                 <true/>
             """)),
+            .triggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            entitlements: application-identifier=ABCDE12345.com.example.demo ↓get-task-allow=true
+            """, note: "A built app signed with get-task-allow and no provisioning profile."),
+            .nonTriggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            entitlements: application-identifier=ABCDE12345.com.example.demo get-task-allow=false
+            """),
         ])
 
     public init() {}

@@ -105,6 +105,7 @@ public struct InterfaceBuilderWKWebViewInventoryRule: InterfaceBuilderRule {
             if let agent = configuration["applicationNameForUserAgent"] { notes.append("user agent \(agent)") }
             let settings = notes.isEmpty ? "default settings" : notes.joined(separator: ", ")
             sink.report("WKWebView\(InterfaceBuilderExamples.describe(webView)) in \(document.path): \(settings).", in: document, at: webView)
+            sink.attach(InventoryItem(.interfaceBuilderWebView, name: "WKWebView"))
         }
     }
 }

@@ -71,14 +71,14 @@ public struct JavaScriptBridgeInventoryRule: SourceRule {
             || unit.names.containsName(where: Self.isContentControllerName) else { return }
         let cache = LocalValuesCache(file: file)
         let importsJavaScriptCore = file.imports.contains { $0.contains("JavaScriptCore") }
-        var findings: [(SourceRange, String)] = []
+        var findings: [(SourceRange, String, InventoryItem)] = []
 
         for type in file.allTypes where (type.kind == .protocol || type.kind == .objcProtocol) && type.adopts("JSExport") {
             let members = type.functions.map { $0.fullName } + type.variables.map(\.name)
             let adopters = file.allTypes.filter { $0.kind != .protocol && $0.kind != .objcProtocol && $0.adopts(type.name) }.map(\.name)
             var message = "JSExport protocol `\(type.name)` exposes to JavaScript: \(members.isEmpty ? "no members" : members.joined(separator: ", "))"
             if !adopters.isEmpty { message += " (adopted by \(adopters.joined(separator: ", ")))" }
-            findings.append((type.nameRange, message + "."))
+            findings.append((type.nameRange, message + ".", InventoryItem(.jsExportProtocol, name: type.name, detail: message + ".")))
         }
 
         file.walk { node, context in
@@ -89,27 +89,30 @@ public struct JavaScriptBridgeInventoryRule: SourceRule {
                       case .subscriptAccess(let base, let arguments) = target.unwrapped.kind, arguments.count == 1,
                       Self.isJSContext(base, values, importsJavaScriptCore) else { return }
                 let key = Self.keyText(arguments[0].value, file)
-                findings.append((statement.range, "\(Self.kind(of: value)) `\(key)` is put into a JSContext: every script in that context can call it."))
+                let message = "\(Self.kind(of: value)) `\(key)` is put into a JSContext: every script in that context can call it."
+                findings.append((statement.range, message, InventoryItem(.jsContextValue, name: key, detail: message)))
             case .expression(let expression):
                 guard case .call(let callee, let arguments, _) = expression.kind, let name = callee.name else { return }
                 if (name == "setObject" || name == "setObject:forKeyedSubscript:"), arguments.count == 2,
                    arguments[1].label == "forKeyedSubscript", let receiver = callee.receiver,
                    Self.isJSContext(receiver, values, importsJavaScriptCore) {
                     let key = Self.keyText(arguments[1].value, file)
-                    findings.append((expression.range, "\(Self.kind(of: arguments[0].value)) `\(key)` is put into a JSContext: every script in that context can call it."))
+                    let message = "\(Self.kind(of: arguments[0].value)) `\(key)` is put into a JSContext: every script in that context can call it."
+                    findings.append((expression.range, message, InventoryItem(.jsContextValue, name: key, detail: message)))
                     return
                 }
                 guard let handlerName = Self.scriptMessageHandlerName(expression, values) else { return }
                 // Swift `addScriptMessageHandler(_:contentWorld:name:)` takes a WKScriptMessageHandlerWithReply.
                 let withReply = name.contains("WithReply") || name == "addScriptMessageHandler"
-                let label = handlerName.stringValue.map { "`\($0)`" } ?? "`\(file.text(handlerName.range))`"
-                findings.append((expression.range, "Script message handler \(label) is registered: any script in the page can call `window.webkit.messageHandlers.\(handlerName.stringValue ?? "…").postMessage(…)`\(withReply ? " and read the reply" : "")."))
+                let handler = handlerName.stringValue ?? file.text(handlerName.range)
+                let message = "Script message handler `\(handler)` is registered: any script in the page can call `window.webkit.messageHandlers.\(handlerName.stringValue ?? "…").postMessage(…)`\(withReply ? " and read the reply" : "")."
+                findings.append((expression.range, message, InventoryItem(.scriptMessageHandler, name: handler, detail: message)))
             case .declaration:
                 break
             }
         }
-        for (range, message) in findings.sorted(by: { $0.0.start.offset < $1.0.start.offset }) {
-            sink.report(message, in: file, at: range)
+        for (range, message, item) in findings.sorted(by: { $0.0.start.offset < $1.0.start.offset }) {
+            sink.inventory(item, message, in: file, at: range)
         }
     }
 
@@ -147,9 +150,7 @@ public struct JavaScriptBridgeInventoryRule: SourceRule {
     static func scriptMessageHandlerName(_ call: Expression, _ values: LocalValues) -> Expression? {
         guard case .call(let callee, let arguments, let isMessageSend) = call.kind, let name = callee.name else { return nil }
         if isMessageSend {
-            let selectors: Set<String> = ["addScriptMessageHandler:name:", "addScriptMessageHandler:contentWorld:name:",
-                                          "addScriptMessageHandlerWithReply:contentWorld:name:"]
-            return selectors.contains(name) ? arguments.last?.value : nil
+            return APIs.scriptMessageHandlerRegistration.selectors.contains(name) ? arguments.last?.value : nil
         }
         guard arguments.last?.label == "name" else { return nil }
         if name == "addScriptMessageHandler" { return arguments.last?.value }

@@ -12,6 +12,8 @@ public struct JavaScriptInjectionDataflowRule: SourceRule {
         fix: "Pass data as data: `callAsyncJavaScript(\"show(value)\", arguments: [\"value\": value], in: nil, in: .page)`, or encode it with JSONSerialization/JSONEncoder and embed the JSON, never the raw string. Validate it against an allowlist when it selects behaviour.",
         references: ["https://developer.apple.com/documentation/webkit/wkwebview/3656441-callasyncjavascript",
                      "https://cwe.mitre.org/data/definitions/94.html"],
+        // Where the data is followed to the script, the string-building pattern on the same line says less.
+        supersedes: ["MOAT-PLAT-211"],
         examples: [
             .triggering("Greeting.swift", """
             func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {

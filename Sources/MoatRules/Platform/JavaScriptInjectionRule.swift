@@ -125,10 +125,12 @@ public struct JavaScriptInjectionRule: SourceRule {
         guard unit.names.containsAny(Self.requiredNames) else { return }
         let cache = LocalValuesCache(file: file)
         let encoders = Self.encodingHelpers(in: file)
-        // One weakness, one finding: where the dataflow rule follows untrusted data into this call, it
-        // judges it (reports it with the path, or finds it encoded, allowlisted or from a checked origin),
-        // and this rule stays quiet.
+        // One weakness, one finding: where the dataflow rule follows untrusted data into this call and
+        // reports it, it supersedes this rule on that line (PostProcessor); where it follows the data and
+        // finds it encoded, allowlisted or from a checked origin, this rule does not report it either.
+        let reportedByDataflow = Set(JavaScriptInjectionDataflowRule.reportedFlows(in: unit).map(\.flow.range.start.offset))
         let followed = Set(unit.flows(rule: JavaScriptInjectionDataflowRule.description.id).map(\.range.start.offset))
+            .subtracting(reportedByDataflow)
         for (call, context) in file.calls(where: Self.isScriptSink) where !followed.contains(call.range.start.offset) {
             guard let script = call.arguments.first?.value else { continue }
             let values = cache.values(for: context)

@@ -38,6 +38,14 @@ public struct UIWebViewRule: SourceRule {
                 let note = "UIWebView was removed"
             }
             """),
+            .triggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            imports: _objc_msgSend ↓_OBJC_CLASS_$_UIWebView
+            """, note: "A built app: the class symbol is enough, as App Store Connect's own check."),
+            .nonTriggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            imports: _objc_msgSend _OBJC_CLASS_$_WKWebView
+            """),
         ])
 
     public init() {}

@@ -85,11 +85,13 @@ public struct URLSchemeInventoryRule: AppRule {
                     let name = declared.urlName.map { ", URL type \($0)" } ?? ""
                     sink.report("Registers the URL scheme \(declared.scheme)://\(name): any app or web page can open it with any parameters; \(handlerText).",
                                 in: plist, at: declared.node)
+                    sink.attach(InventoryItem(.urlScheme, name: declared.scheme))
                 }
                 if let queries = plist.root["LSApplicationQueriesSchemes"], !queries.strings.isEmpty {
                     let shown = queries.strings.prefix(10).joined(separator: ", ") + (queries.strings.count > 10 ? ", …" : "")
                     sink.report("Queries whether apps are installed with canOpenURL for \(queries.strings.count) scheme\(queries.strings.count == 1 ? "" : "s"): \(shown).",
                                 in: plist, at: queries)
+                    sink.attach(InventoryItem(.queriedSchemes, name: queries.strings.joined(separator: ", ")))
                 }
             }
         }

@@ -127,10 +127,8 @@ public struct WebViewJavaScriptLocalContentRule: SourceRule {
         }
     }
 
-    static let scriptNames: Set<String> = [
-        "evaluateJavaScript", "callAsyncJavaScript", "addUserScript", "addScriptMessageHandler", "addUserScript:",
-        "evaluateJavaScript:completionHandler:", "evaluateJavaScript:inFrame:inContentWorld:completionHandler:",
-        "callAsyncJavaScript:arguments:inFrame:inContentWorld:completionHandler:", "addScriptMessageHandler:name:",
-        "addScriptMessageHandler:contentWorld:name:", "addScriptMessageHandlerWithReply:contentWorld:name:",
-    ]
+    /// Calls that run or expose script (Swift `add(_:name:)` is matched apart, by its arguments).
+    static let scriptNames: Set<String> = APIs.webViewJavaScriptEvaluation.callNames
+        .union(APIs.userScriptAddition.callNames)
+        .union(APIs.scriptMessageHandlerRegistration.callNames.subtracting(["add"]))
 }

@@ -85,6 +85,7 @@ public struct PermissionInventoryRule: AppRule {
                 }
                 let related = values.dropFirst().map { RelatedLocation.at($0, "Also set here (\($0.configurations.joined(separator: ", ")))") }
                 sink.report(message, at: value, related: Array(related))
+                sink.attach(InventoryItem(.permission, name: key, detail: value.string))
             }
         }
     }
@@ -254,6 +255,24 @@ public struct MissingPurposeStringRule: AppRule {
                 ExampleFile(name: "App/Info.plist", content: ExampleProject.plist("""
                     <key>CFBundleName</key>
                     <string>Receipts</string>
+                """)),
+            ], triggers: false),
+            .triggering("Demo.app/Demo", """
+            Mach-O executable arm64
+            imports: _OBJC_CLASS_$_AVCaptureDevice _AVMediaTypeVideo _objc_msgSend
+            selectors: ↓requestAccessForMediaType:completionHandler:
+            """, note: "A built app whose Info.plist has no NSCameraUsageDescription (App Store Connect refuses it, ITMS-90683)."),
+            RuleExample(files: [
+                ExampleFile(name: "Demo.app/Demo", content: """
+                Mach-O executable arm64
+                imports: _OBJC_CLASS_$_AVCaptureDevice _AVMediaTypeVideo _objc_msgSend
+                selectors: requestAccessForMediaType:completionHandler:
+                """),
+                ExampleFile(name: "Demo.app/Info.plist", content: ExampleProject.plist("""
+                    <key>CFBundleExecutable</key>
+                    <string>Demo</string>
+                    <key>NSCameraUsageDescription</key>
+                    <string>Scan cheques to deposit them.</string>
                 """)),
             ], triggers: false),
         ])

@@ -540,19 +540,22 @@ private struct Detector {
 
     // MARK: 3. Object decoding
 
+    /// Decoders that accept any class named in the data.
+    static let legacyDecoders = APIs.keyedUnarchiverLegacy.callNames
+    /// Decoders given (or expected to be given) the classes they accept.
+    static let classDecoders = APIs.keyedUnarchiverSecure.callNames.union(APIs.coderDecodeObject.callNames)
+    /// Class lookups by a run-time name.
+    static let classLookups = APIs.classLookup.callNames
+    /// Keyed-unarchiver initializers (Swift base name `NSKeyedUnarchiver`, Objective-C selectors).
+    static let unarchiverInitializers = APIs.keyedUnarchiverLegacyInit.callNames.union(APIs.keyedUnarchiverSecureInit.callNames)
+
     mutating func checkDecoding(_ call: Expression, _ context: WalkContext, _ hunk: ChangeSet.Hunk) {
         guard let base = call.name else { return }
         let name = Self.callName(call)
         let reason: String
-        switch base {
-        case "unarchiveObject", "unarchiveTopLevelObjectWithData", "unarchiveObjectWithData:", "unarchiveObjectWithFile:",
-             "unarchiveTopLevelObjectWithData:error:":
+        if Self.legacyDecoders.contains(base) {
             reason = "`\(name)` decodes whatever classes the archive names."
-        case "unarchivedObject", "unarchivedArrayOfObjects", "unarchivedDictionary", "unarchivedObjectOfClasses:fromData:error:",
-             "unarchivedObjectOfClass:fromData:error:", "unarchivedArrayOfObjectsOfClass:fromData:error:",
-             "unarchivedArrayOfObjectsOfClasses:fromData:error:", "decodeObject", "decodeObjectOfClass:forKey:",
-             "decodeObjectOfClasses:forKey:", "decodeObjectForKey:", "decodeTopLevelObject", "decodeTopLevelObjectForKey:error:",
-             "decodeArrayOfObjects", "decodeDictionary", "decodeArrayOfObjectsOfClass:forKey:", "decodeArrayOfObjectsOfClasses:forKey:":
+        } else if Self.classDecoders.contains(base) {
             let classes = call.arguments.first { ["ofClasses", "of", "unarchivedObjectOfClasses", "decodeObjectOfClasses", "ofClass",
                                                    "unarchivedObjectOfClass", "decodeObjectOfClass"].contains($0.label ?? "") }?.value
             if let classes {
@@ -568,13 +571,13 @@ private struct Detector {
             } else {
                 reason = "`\(name)` decodes objects."
             }
-        case "NSClassFromString", "objc_getClass", "objc_lookUpClass", "classNamed:":
+        } else if Self.classLookups.contains(base) {
             guard let argument = call.arguments.first?.value, argument.stringValue == nil else { return }
             reason = "`\(base)` turns the run-time string `\(text(argument))` into a class."
-        case "NSKeyedUnarchiver", "initForReadingFromData:error:", "initForReadingWithData:":
+        } else if Self.unarchiverInitializers.contains(base) {
             guard base != "NSKeyedUnarchiver" || !call.arguments.isEmpty else { return }
             reason = "creates a keyed unarchiver (`\(name)`): check `requiresSecureCoding` stays on and every decode names its classes."
-        default:
+        } else {
             return
         }
         let names = call.arguments.reduce(into: Set<String>()) { $0.formUnion(Self.names(in: $1.value)) }

@@ -1,3 +1,5 @@
+import MoatCore
+
 /// The per-file facts kept after a code file's tree is dropped, for app-level rules that span files
 /// (a usage description versus the API calls that need it; a URL scheme versus its handler).
 public struct SourceSummary: Sendable, Codable {
@@ -18,6 +20,11 @@ public struct SourceSummary: Sendable, Codable {
     /// Where outside data may enter (URL literals, decoding calls, pasteboard reads and writes, adopted
     /// protocols), for the attack-surface inventory; at most `SurfaceFact.limit`.
     public var surfaceFacts: [SurfaceFact] = []
+    /// Why the whole file does not ship (a test, mock, fixture or preview path; `ShippingScope`), or nil.
+    public var nonShipping: NonShippingReason?
+    /// The parts of the file that do not ship (`#if DEBUG`, simulator-only clauses, preview providers,
+    /// debug-configuration branches).
+    public var nonShippingRegions: [NonShippingRegion] = []
 
     public init(path: String, language: SourceLanguage, referencedNames: [String: SourcePosition],
                 definedFunctions: [String: SourcePosition], declaredTypes: [String: [String]], imports: [String]) {
@@ -27,6 +34,18 @@ public struct SourceSummary: Sendable, Codable {
         self.definedFunctions = definedFunctions
         self.declaredTypes = declaredTypes
         self.imports = imports
+        self.nonShipping = ShippingScope.reason(forPath: path)
+    }
+
+    /// Why code at this place does not ship, or nil when it does.
+    public func nonShippingReason(line: Int, column: Int) -> NonShippingReason? {
+        if let nonShipping { return nonShipping }
+        return nonShippingRegions.first { $0.contains(line: line, column: column) }?.reason
+    }
+
+    /// Whether code at this position ships.
+    public func ships(at position: SourcePosition) -> Bool {
+        nonShippingReason(line: position.line, column: position.column) == nil
     }
 
     public init(file: CodeFile) {
@@ -59,7 +78,12 @@ public struct SourceSummary: Sendable, Codable {
         for type in file.allTypes { types[type.name, default: []].append(contentsOf: type.inherits) }
         self.init(path: file.path, language: file.language, referencedNames: names, definedFunctions: functions,
                   declaredTypes: types, imports: file.imports)
-        surfaceFacts = surface.sortedFacts
+        nonShippingRegions = NonShippingRegion.regions(
+            in: file, mentionsDebug: names["debug"] != nil || names["_isDebugAssertConfiguration"] != nil)
+        // The attack surface is what ships: entry points in debug-only branches or previews are left out.
+        surfaceFacts = nonShippingRegions.isEmpty ? surface.sortedFacts : surface.sortedFacts.filter { fact in
+            !nonShippingRegions.contains { $0.contains(line: fact.position.line, column: fact.position.column) }
+        }
         for position in Array(names.values) + Array(functions.values) where lineText[position.line] == nil {
             lineText[position.line] = Self.trimmingSpacesAndTabs(file.line(position.line))
         }

@@ -1,3 +1,5 @@
+import MoatCore
+
 /// A fact about where data may enter the app, kept per file for the attack-surface inventory (`moat
 /// surface`): the few things the summary's first-reference tables cannot say (each call site, the host of
 /// a URL literal, whether the pasteboard is read or written, which types adopt which protocol).
@@ -79,26 +81,23 @@ struct SurfaceFactCollector {
     ]
 
     /// Swift keyed-unarchiver calls, by call name.
-    static let unarchiverCalls: Set<String> = [
-        "unarchivedObject(ofClass:from:)", "unarchivedObject(ofClasses:from:)", "unarchivedArrayOfObjects(ofClass:from:)",
-        "unarchivedArrayOfObjects(ofClasses:from:)", "unarchivedDictionary(keysOfClass:objectsOfClass:from:)",
-        "unarchivedDictionary(ofKeyClass:objectClass:from:)", "unarchivedDictionary(keysOfClasses:objectsOfClasses:from:)",
-        "unarchiveObject(with:)", "unarchiveObject(withFile:)", "unarchiveTopLevelObjectWithData(_:)",
-    ]
+    static let unarchiverCalls: Set<String> = Set(APIs.keyedUnarchiverLegacy.swift + APIs.keyedUnarchiverSecure.swift)
+    /// Swift initializers of a keyed unarchiver.
+    static let unarchiverInitializers: Set<String> = Set(APIs.keyedUnarchiverLegacyInit.swift + APIs.keyedUnarchiverSecureInit.swift)
     /// Objective-C decoding selectors and the class that declares them.
-    static let objectiveCDecoders: [String: String] = [
-        "unarchivedObjectOfClass:fromData:error:": "NSKeyedUnarchiver", "unarchivedObjectOfClasses:fromData:error:": "NSKeyedUnarchiver",
-        "unarchivedArrayOfObjectsOfClass:fromData:error:": "NSKeyedUnarchiver",
-        "unarchivedArrayOfObjectsOfClasses:fromData:error:": "NSKeyedUnarchiver",
-        "unarchivedDictionaryWithKeysOfClass:objectsOfClass:fromData:error:": "NSKeyedUnarchiver",
-        "unarchivedDictionaryWithKeysOfClasses:objectsOfClasses:fromData:error:": "NSKeyedUnarchiver",
-        "unarchiveObjectWithData:": "NSKeyedUnarchiver", "unarchiveObjectWithFile:": "NSKeyedUnarchiver",
-        "unarchiveTopLevelObjectWithData:error:": "NSKeyedUnarchiver", "initForReadingFromData:error:": "NSKeyedUnarchiver",
-        "initForReadingWithData:": "NSKeyedUnarchiver",
-        "JSONObjectWithData:options:error:": "NSJSONSerialization", "JSONObjectWithStream:options:error:": "NSJSONSerialization",
-        "propertyListWithData:options:format:error:": "NSPropertyListSerialization",
-        "propertyListFromData:mutabilityOption:format:errorDescription:": "NSPropertyListSerialization",
-    ]
+    static let objectiveCDecoders: [String: String] = {
+        var table: [String: String] = [:]
+        for api in [APIs.keyedUnarchiverLegacy, APIs.keyedUnarchiverSecure, APIs.keyedUnarchiverSecureInit, APIs.keyedUnarchiverLegacyInit] {
+            for selector in api.selectors { table[selector] = "NSKeyedUnarchiver" }
+        }
+        for selector in APIs.jsonSerializationRead.selectors { table[selector] = "NSJSONSerialization" }
+        for selector in APIs.propertyListSerializationRead.selectors { table[selector] = "NSPropertyListSerialization" }
+        return table
+    }()
+    static let jsonReads = Set(APIs.jsonSerializationRead.swift)
+    static let propertyListReads = Set(APIs.propertyListSerializationRead.swift)
+    static let xmlParserSelectors = Set(APIs.xmlParserInit.selectors)
+    static let xmlParserInitializers = Set(APIs.xmlParserInit.swift)
 
     mutating func visit(_ node: CodeNode, file: CodeFile) {
         guard facts.count < SurfaceFact.limit else { return }
@@ -146,7 +145,7 @@ struct SurfaceFactCollector {
                 // initForReadingFromData: and friends are NSKeyedUnarchiver's only when the receiver says so.
                 if name.hasPrefix("init") && !receiverChain.contains(owner) { return }
                 add(.deserialization, "\(owner) \(name)", position)
-            } else if (name == "initWithData:" || name == "initWithContentsOfURL:" || name == "initWithStream:"),
+            } else if Self.xmlParserSelectors.contains(name),
                       receiverChain.contains("NSXMLParser") {
                 add(.deserialization, "NSXMLParser \(name)", position)
             } else if let receiver = callee.receiver, let pasteboard = Self.pasteboardName(receiver) {
@@ -162,7 +161,7 @@ struct SurfaceFactCollector {
         switch callName {
         case _ where Self.unarchiverCalls.contains(callName):
             add(.deserialization, "NSKeyedUnarchiver.\(callName)", position)
-        case "NSKeyedUnarchiver(forReadingFrom:)", "NSKeyedUnarchiver(forReadingWith:)":
+        case _ where Self.unarchiverInitializers.contains(callName):
             add(.deserialization, callName, position)
         case "decode(_:from:)":
             // A top-level decoder: the first argument is a type (`T.self`).
@@ -176,13 +175,13 @@ struct SurfaceFactCollector {
                 decoder = "Decoder"
             }
             add(.deserialization, "\(decoder).decode(_:from:)", position)
-        case "jsonObject(with:)", "jsonObject(with:options:)":
+        case _ where Self.jsonReads.contains(callName):
             if receiverChain.contains("JSONSerialization") { add(.deserialization, "JSONSerialization.\(callName)", position) }
-        case "propertyList(from:options:format:)", "propertyList(from:format:)":
+        case _ where Self.propertyListReads.contains(callName):
             if receiverChain.contains("PropertyListSerialization") {
                 add(.deserialization, "PropertyListSerialization.\(callName)", position)
             }
-        case "XMLParser(data:)", "XMLParser(contentsOf:)", "XMLParser(stream:)":
+        case _ where Self.xmlParserInitializers.contains(callName):
             add(.deserialization, callName, position)
         default:
             if let receiver = callee.receiver, let pasteboard = Self.pasteboardName(receiver) {

@@ -788,7 +788,7 @@ moatHookMethod({ label: "PinnedSessionDelegate -URLSession:didReceiveChallenge:c
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/APIClient.swift:22
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:34
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:43
-// ... and 7 more (see plan.md)
+// ... and 5 more (see plan.md)
 moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder: "trustResult" });
 
 // from finding: MOAT-NET-201 (critical) Server certificate accepted without evaluating the trust at LeakyBank/Network/PinnedSessionDelegate.swift:36
@@ -801,7 +801,7 @@ moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder:
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/APIClient.swift:22
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:34
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:43
-// ... and 7 more (see plan.md)
+// ... and 5 more (see plan.md)
 moatHookFunction({ label: "SecTrustEvaluateWithError", name: "SecTrustEvaluateWithError", decoder: "trustWithError" });
 
 // from code: urlSession(_:didReceive:completionHandler:) at LeakyBank/Network/PinnedSessionDelegate.swift:34
@@ -815,9 +815,6 @@ moatHookMethod({ label: "StagingSessionDelegate -URLSession:didReceiveChallenge:
 
 // ==== File writes and Keychain ====
 
-// from finding: MOAT-CRYP-201 (high) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:5
-// from finding: MOAT-CRYP-201 (low) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:6
-// from finding: MOAT-CRYP-203 (medium) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
@@ -825,12 +822,9 @@ moatHookMethod({ label: "StagingSessionDelegate -URLSession:didReceiveChallenge:
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// ... and 1 more (see plan.md)
+// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
 moatHookMethod({ label: "NSData -writeToFile:atomically:", className: "NSData", swift: false, selector: "writeToFile:atomically:", classMethod: false });
 
-// from finding: MOAT-CRYP-201 (high) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:5
-// from finding: MOAT-CRYP-201 (low) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:6
-// from finding: MOAT-CRYP-203 (medium) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
@@ -838,12 +832,9 @@ moatHookMethod({ label: "NSData -writeToFile:atomically:", className: "NSData", 
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// ... and 1 more (see plan.md)
+// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
 moatHookMethod({ label: "NSData -writeToFile:options:error:", className: "NSData", swift: false, selector: "writeToFile:options:error:", classMethod: false, decoder: "dataWriting" });
 
-// from finding: MOAT-CRYP-201 (high) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:5
-// from finding: MOAT-CRYP-201 (low) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:6
-// from finding: MOAT-CRYP-203 (medium) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
@@ -851,12 +842,9 @@ moatHookMethod({ label: "NSData -writeToFile:options:error:", className: "NSData
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// ... and 1 more (see plan.md)
+// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
 moatHookMethod({ label: "NSData -writeToURL:options:error:", className: "NSData", swift: false, selector: "writeToURL:options:error:", classMethod: false, decoder: "dataWriting" });
 
-// from finding: MOAT-CRYP-201 (high) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:5
-// from finding: MOAT-CRYP-201 (low) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:6
-// from finding: MOAT-CRYP-203 (medium) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
@@ -864,12 +852,9 @@ moatHookMethod({ label: "NSData -writeToURL:options:error:", className: "NSData"
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// ... and 1 more (see plan.md)
+// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
 moatHookMethod({ label: "NSFileManager -createFileAtPath:contents:attributes:", className: "NSFileManager", swift: false, selector: "createFileAtPath:contents:attributes:", classMethod: false });
 
-// from finding: MOAT-CRYP-201 (high) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:5
-// from finding: MOAT-CRYP-201 (low) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:6
-// from finding: MOAT-CRYP-203 (medium) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
@@ -877,12 +862,9 @@ moatHookMethod({ label: "NSFileManager -createFileAtPath:contents:attributes:", 
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// ... and 1 more (see plan.md)
+// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
 moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" });
 
-// from finding: MOAT-CRYP-201 (high) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:5
-// from finding: MOAT-CRYP-201 (low) Hard-coded private key or service credential at LeakyBank/Config/Secrets.swift:6
-// from finding: MOAT-CRYP-203 (medium) Hard-coded password, token or API secret at LeakyBank/Config/Secrets.swift:8
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
@@ -890,7 +872,7 @@ moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" 
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// ... and 1 more (see plan.md)
+// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
 moatHookFunction({ label: "SecItemUpdate", name: "SecItemUpdate", decoder: "keychain" });
 
 // ==== File imports ====

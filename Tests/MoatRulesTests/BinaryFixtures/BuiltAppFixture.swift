@@ -64,10 +64,11 @@ enum BuiltAppFixture {
         return url
     }
 
-    /// Scans paths with every rule (or the given ones), without a cache.
+    /// Scans paths with every rule (or the given ones), without a cache, inventory listed as findings.
     static func scan(_ paths: [String], rules: [String] = []) throws -> ScanResult {
         var options = ScanOptions(paths: paths)
         options.onlyRules = rules
+        options.includeInventory = true
         options.jobs = 2
         return try Scanner.scan(options).result
     }

@@ -6,22 +6,22 @@ enum SourcePattern: Sendable {
     /// Parameters (by index, 0-based) of a method implementation with one of these full names (Swift
     /// `application(_:open:options:)`, Objective-C `application:openURL:options:`). With `latent`, the
     /// parameter becomes untrusted only when one of those members is read (`userActivity.webpageURL`).
-    case parameter(functions: Set<String>, index: Int, latent: Set<String>?)
+    case parameter(functions: APISpelling, index: Int, latent: Set<String>?)
     /// A parameter of a closure or block passed to a call with one of these names (Swift base names,
     /// Objective-C selectors, C functions).
-    case closureParameter(calls: Set<String>, index: Int, latent: Set<String>?)
+    case closureParameter(calls: APISpelling, index: Int, latent: Set<String>?)
     /// Reading a property with one of these names, on a receiver whose chain of names mentions one of
     /// `receivers` (any receiver when empty), or whose declared type mentions `receiverType`.
-    case member(names: Set<String>, receivers: [String], receiverType: String?)
+    case member(names: APISpelling, receivers: [String], receiverType: String?)
     /// Calling a method with one of these names (base name or selector) on such a receiver; `labels`, when
     /// given, are the accepted first argument labels.
-    case call(names: Set<String>, receivers: [String], labels: Set<String>?)
+    case call(names: APISpelling, receivers: [String], labels: Set<String>?)
     /// A value read from a `CKRecord` (subscript, `object(forKey:)`, `value(forKey:)`, `objectForKey:`...).
     case recordField
     /// A C library call that writes untrusted bytes into the buffer passed as argument `index`.
-    case cOutArgument(functions: Set<String>, index: Int)
+    case cOutArgument(functions: APISpelling, index: Int)
     /// A C library call whose result is untrusted.
-    case cResult(functions: Set<String>)
+    case cResult(functions: APISpelling)
     /// Parameters of a function that handles messages from an identified remote sender
     /// (`handleIncomingFile(_:with:from:)`): all but the sender are untrusted. A heuristic: medium confidence.
     case remoteHandlerParameters
@@ -31,11 +31,12 @@ enum SourcePattern: Sendable {
     case javaScriptContextBlockParameters
     /// A decoder: its result is as untrusted as its input. Listed for the record; the engine already
     /// propagates through every call that is not a sanitizer.
-    case decoder(names: Set<String>)
+    case decoder(names: APISpelling)
 }
 
 /// One entry of the source table.
 struct TaintSource: Sendable {
+    /// What kind of input it is; its kind of flow is `kind.flow`.
     var kind: SourceKind
     var description: String
     var pattern: SourcePattern
@@ -48,34 +49,29 @@ enum TaintSources {
     static let all: [TaintSource] = [
         // MARK: URL schemes and universal links (MASTG-TEST-0075)
         TaintSource(kind: .urlScheme, description: "the URL opened through application(_:open:options:)",
-                    pattern: .parameter(functions: ["application(_:open:options:)", "application(_:open:sourceApplication:annotation:)",
-                                                    "application(_:handleOpen:)", "application:openURL:options:",
-                                                    "application:openURL:sourceApplication:annotation:", "application:handleOpenURL:"],
+                    pattern: .parameter(functions: APISpelling(swift: ["application(_:open:options:)", "application(_:open:sourceApplication:annotation:)", "application(_:handleOpen:)"], objc: ["application:openURL:options:", "application:openURL:sourceApplication:annotation:", "application:handleOpenURL:"]),
                                         index: 1, latent: nil)),
         TaintSource(kind: .urlScheme, description: "the URL contexts passed to scene(_:openURLContexts:)",
-                    pattern: .parameter(functions: ["scene(_:openURLContexts:)", "scene:openURLContexts:"], index: 1, latent: nil)),
+                    pattern: .parameter(functions: APISpelling(swift: ["scene(_:openURLContexts:)"], objc: ["scene:openURLContexts:"]), index: 1, latent: nil)),
         TaintSource(kind: .urlScheme, description: "the URL contexts in the connection options of scene(_:willConnectTo:options:)",
-                    pattern: .parameter(functions: ["scene(_:willConnectTo:options:)", "scene:willConnectToSession:options:"],
+                    pattern: .parameter(functions: APISpelling(swift: ["scene(_:willConnectTo:options:)"], objc: ["scene:willConnectToSession:options:"]),
                                         index: 2, latent: ["urlContexts", "URLContexts", "userActivities"])),
         TaintSource(kind: .urlScheme, description: "the URL passed to onOpenURL",
-                    pattern: .closureParameter(calls: ["onOpenURL"], index: 0, latent: nil)),
+                    pattern: .closureParameter(calls: APISpelling(swift: ["onOpenURL"]), index: 0, latent: nil)),
         TaintSource(kind: .universalLink, description: "the webpageURL of the user activity passed to application(_:continue:restorationHandler:)",
-                    pattern: .parameter(functions: ["application(_:continue:restorationHandler:)", "scene(_:continue:)",
-                                                    "application:continueUserActivity:restorationHandler:", "scene:continueUserActivity:"],
+                    pattern: .parameter(functions: APISpelling(swift: ["application(_:continue:restorationHandler:)", "scene(_:continue:)"], objc: ["application:continueUserActivity:restorationHandler:", "scene:continueUserActivity:"]),
                                         index: 1, latent: ["webpageURL"])),
         TaintSource(kind: .universalLink, description: "the webpageURL of the user activity passed to onContinueUserActivity",
-                    pattern: .closureParameter(calls: ["onContinueUserActivity"], index: 0, latent: ["webpageURL"])),
+                    pattern: .closureParameter(calls: APISpelling(swift: ["onContinueUserActivity"]), index: 0, latent: ["webpageURL"])),
         TaintSource(kind: .universalLink, description: "NSUserActivity.webpageURL",
-                    pattern: .member(names: ["webpageURL"], receivers: [], receiverType: nil)),
+                    pattern: .member(names: APISpelling(swift: ["webpageURL"]), receivers: [], receiverType: nil)),
 
         // MARK: WebKit and JavaScriptCore bridges (MASTG-TEST-0078)
         TaintSource(kind: .scriptMessage, description: "the body of a WKScriptMessage posted by page JavaScript",
-                    pattern: .parameter(functions: ["userContentController(_:didReceive:)", "userContentController(_:didReceive:replyHandler:)",
-                                                    "userContentController:didReceiveScriptMessage:",
-                                                    "userContentController:didReceiveScriptMessage:replyHandler:"],
+                    pattern: .parameter(functions: APISpelling(swift: ["userContentController(_:didReceive:)", "userContentController(_:didReceive:replyHandler:)"], objc: ["userContentController:didReceiveScriptMessage:", "userContentController:didReceiveScriptMessage:replyHandler:"]),
                                         index: 1, latent: ["body"])),
         TaintSource(kind: .scriptMessage, description: "WKScriptMessage.body",
-                    pattern: .member(names: ["body"], receivers: [], receiverType: "WKScriptMessage")),
+                    pattern: .member(names: APISpelling(swift: ["body"]), receivers: [], receiverType: "WKScriptMessage")),
         TaintSource(kind: .javaScriptBridge, description: "a parameter of a JSExport method, called by page JavaScript",
                     pattern: .javaScriptExportParameters),
         TaintSource(kind: .javaScriptBridge, description: "a parameter of a block exposed to JavaScript through a JSContext",
@@ -83,52 +79,39 @@ enum TaintSources {
 
         // MARK: MultipeerConnectivity (MCSessionDelegate)
         TaintSource(kind: .peerToPeer, description: "the data a nearby peer sent (MCSession didReceive data)",
-                    pattern: .parameter(functions: ["session(_:didReceive:fromPeer:)", "session:didReceiveData:fromPeer:"], index: 1, latent: nil)),
+                    pattern: .parameter(functions: APISpelling(swift: ["session(_:didReceive:fromPeer:)"], objc: ["session:didReceiveData:fromPeer:"]), index: 1, latent: nil)),
         TaintSource(kind: .peerToPeer, description: "the peer ID of the sender, with the display name it chose",
-                    pattern: .parameter(functions: ["session(_:didReceive:fromPeer:)", "session:didReceiveData:fromPeer:",
-                                                    "session(_:didStartReceivingResourceWithName:fromPeer:with:)",
-                                                    "session:didStartReceivingResourceWithName:fromPeer:withProgress:",
-                                                    "session(_:didFinishReceivingResourceWithName:fromPeer:at:withError:)",
-                                                    "session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:"],
+                    pattern: .parameter(functions: APISpelling(swift: ["session(_:didReceive:fromPeer:)", "session(_:didStartReceivingResourceWithName:fromPeer:with:)", "session(_:didFinishReceivingResourceWithName:fromPeer:at:withError:)"], objc: ["session:didReceiveData:fromPeer:", "session:didStartReceivingResourceWithName:fromPeer:withProgress:", "session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:"]),
                                         index: 2, latent: nil)),
         TaintSource(kind: .peerToPeer, description: "the resource name a nearby peer chose (MCSession didReceiveResource)",
-                    pattern: .parameter(functions: ["session(_:didStartReceivingResourceWithName:fromPeer:with:)",
-                                                    "session:didStartReceivingResourceWithName:fromPeer:withProgress:",
-                                                    "session(_:didFinishReceivingResourceWithName:fromPeer:at:withError:)",
-                                                    "session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:"],
+                    pattern: .parameter(functions: APISpelling(swift: ["session(_:didStartReceivingResourceWithName:fromPeer:with:)", "session(_:didFinishReceivingResourceWithName:fromPeer:at:withError:)"], objc: ["session:didStartReceivingResourceWithName:fromPeer:withProgress:", "session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:"]),
                                         index: 1, latent: nil)),
         TaintSource(kind: .peerToPeer, description: "the file a nearby peer sent (MCSession resource URL)",
-                    pattern: .parameter(functions: ["session(_:didFinishReceivingResourceWithName:fromPeer:at:withError:)",
-                                                    "session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:"],
+                    pattern: .parameter(functions: APISpelling(swift: ["session(_:didFinishReceivingResourceWithName:fromPeer:at:withError:)"], objc: ["session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:"]),
                                         index: 3, latent: nil),
                     isSystemFileURL: true),
         TaintSource(kind: .peerToPeer, description: "the stream name a nearby peer chose",
-                    pattern: .parameter(functions: ["session(_:didReceive:withName:fromPeer:)", "session:didReceiveStream:withName:fromPeer:"],
+                    pattern: .parameter(functions: APISpelling(swift: ["session(_:didReceive:withName:fromPeer:)"], objc: ["session:didReceiveStream:withName:fromPeer:"]),
                                         index: 2, latent: nil)),
         TaintSource(kind: .peerToPeer, description: "the peer ID of the sender, with the display name it chose",
-                    pattern: .parameter(functions: ["session(_:didReceive:withName:fromPeer:)", "session:didReceiveStream:withName:fromPeer:"],
+                    pattern: .parameter(functions: APISpelling(swift: ["session(_:didReceive:withName:fromPeer:)"], objc: ["session:didReceiveStream:withName:fromPeer:"]),
                                         index: 3, latent: nil)),
 
         // MARK: Network input
         TaintSource(kind: .network, description: "data received on an NWConnection or a WebSocket",
-                    pattern: .closureParameter(calls: ["receive", "receiveMessage", "receiveMessageWithCompletionHandler:",
-                                                       "nw_connection_receive", "nw_connection_receive_message"], index: 0, latent: nil)),
+                    pattern: .closureParameter(calls: APISpelling(swift: ["receive", "receiveMessage"], objc: ["receiveMessageWithCompletionHandler:"], c: ["nw_connection_receive", "nw_connection_receive_message"]), index: 0, latent: nil)),
         TaintSource(kind: .network, description: "a message received on a URLSessionWebSocketTask",
-                    pattern: .call(names: ["receive"], receivers: [], labels: [])),
+                    pattern: .call(names: APISpelling(swift: ["receive"]), receivers: [], labels: [])),
         TaintSource(kind: .network, description: "the response data of a URLSession task",
-                    pattern: .closureParameter(calls: ["dataTask", "uploadTask", "dataTaskWithURL:completionHandler:",
-                                                       "dataTaskWithRequest:completionHandler:",
-                                                       "uploadTaskWithRequest:fromData:completionHandler:",
-                                                       "uploadTaskWithRequest:fromFile:completionHandler:"], index: 0, latent: nil)),
+                    pattern: .closureParameter(calls: APISpelling(swift: ["dataTask", "uploadTask"], objc: ["dataTaskWithURL:completionHandler:", "dataTaskWithRequest:completionHandler:", "uploadTaskWithRequest:fromData:completionHandler:", "uploadTaskWithRequest:fromFile:completionHandler:"]), index: 0, latent: nil)),
         TaintSource(kind: .network, description: "the file a URLSession download task saved",
-                    pattern: .closureParameter(calls: ["downloadTask", "downloadTaskWithURL:completionHandler:",
-                                                       "downloadTaskWithRequest:completionHandler:"], index: 0, latent: nil),
+                    pattern: .closureParameter(calls: APISpelling(swift: ["downloadTask"], objc: ["downloadTaskWithURL:completionHandler:", "downloadTaskWithRequest:completionHandler:"]), index: 0, latent: nil),
                     isSystemFileURL: true),
         TaintSource(kind: .network, description: "the response data of URLSession.data(from:)",
-                    pattern: .call(names: ["data", "upload", "bytes"], receivers: ["URLSession", "session", "Session"],
+                    pattern: .call(names: APISpelling(swift: ["data", "upload", "bytes"]), receivers: ["URLSession", "session", "Session"],
                                    labels: ["from", "for"])),
         TaintSource(kind: .network, description: "the data a URLSession data task received",
-                    pattern: .parameter(functions: ["urlSession(_:dataTask:didReceive:)", "URLSession:dataTask:didReceiveData:"],
+                    pattern: .parameter(functions: APISpelling(swift: ["urlSession(_:dataTask:didReceive:)"], objc: ["URLSession:dataTask:didReceiveData:"]),
                                         index: 2, latent: nil)),
 
         // MARK: CloudKit records (WWDC: binary fields of a CKRecord are external input)
@@ -136,55 +119,48 @@ enum TaintSources {
 
         // MARK: Pasteboard (MASTG-TEST-0073)
         TaintSource(kind: .pasteboard, description: "the pasteboard contents",
-                    pattern: .member(names: ["string", "strings", "url", "urls", "URL", "URLs", "items", "itemProviders"],
+                    pattern: .member(names: APISpelling(swift: ["string", "strings", "url", "urls", "URL", "URLs", "items", "itemProviders"]),
                                      receivers: ["UIPasteboard", "generalPasteboard", "pasteboard", "Pasteboard"], receiverType: "UIPasteboard")),
         TaintSource(kind: .pasteboard, description: "the pasteboard contents",
-                    pattern: .call(names: ["data", "value", "dataForPasteboardType:", "valueForPasteboardType:"],
+                    pattern: .call(names: APISpelling(swift: ["data", "value"], objc: ["dataForPasteboardType:", "valueForPasteboardType:"]),
                                    receivers: ["UIPasteboard", "generalPasteboard", "pasteboard", "Pasteboard"], labels: ["forPasteboardType", "dataForPasteboardType", "valueForPasteboardType"])),
 
         // MARK: Files and items from other apps
         TaintSource(kind: .pickedDocument, description: "the documents picked in a UIDocumentPickerViewController",
-                    pattern: .parameter(functions: ["documentPicker(_:didPickDocumentsAt:)", "documentPicker(_:didPickDocumentAt:)",
-                                                    "documentPicker:didPickDocumentsAtURLs:", "documentPicker:didPickDocumentAtURL:"],
+                    pattern: .parameter(functions: APISpelling(swift: ["documentPicker(_:didPickDocumentsAt:)", "documentPicker(_:didPickDocumentAt:)"], objc: ["documentPicker:didPickDocumentsAtURLs:", "documentPicker:didPickDocumentAtURL:"]),
                                         index: 1, latent: nil),
                     isSystemFileURL: true),
         TaintSource(kind: .shareExtension, description: "the items shared into the extension (extensionContext.inputItems)",
-                    pattern: .member(names: ["inputItems"], receivers: ["extensionContext"], receiverType: nil)),
+                    pattern: .member(names: APISpelling(swift: ["inputItems"]), receivers: ["extensionContext"], receiverType: nil)),
         TaintSource(kind: .shareExtension, description: "an item loaded from an NSItemProvider (share extension, drag and drop)",
-                    pattern: .closureParameter(calls: ["loadItem", "loadDataRepresentation", "loadObject",
-                                                       "loadItemForTypeIdentifier:options:completionHandler:",
-                                                       "loadDataRepresentationForTypeIdentifier:completionHandler:",
-                                                       "loadObjectOfClass:completionHandler:"], index: 0, latent: nil)),
+                    pattern: .closureParameter(calls: APISpelling(swift: ["loadItem", "loadDataRepresentation", "loadObject"], objc: ["loadItemForTypeIdentifier:options:completionHandler:", "loadDataRepresentationForTypeIdentifier:completionHandler:", "loadObjectOfClass:completionHandler:"]), index: 0, latent: nil)),
 
         // MARK: Push notifications
         TaintSource(kind: .pushNotification, description: "the userInfo of a remote notification",
-                    pattern: .parameter(functions: ["application(_:didReceiveRemoteNotification:fetchCompletionHandler:)",
-                                                    "application(_:didReceiveRemoteNotification:)",
-                                                    "application:didReceiveRemoteNotification:fetchCompletionHandler:",
-                                                    "application:didReceiveRemoteNotification:"],
+                    pattern: .parameter(functions: APISpelling(swift: ["application(_:didReceiveRemoteNotification:fetchCompletionHandler:)", "application(_:didReceiveRemoteNotification:)"], objc: ["application:didReceiveRemoteNotification:fetchCompletionHandler:", "application:didReceiveRemoteNotification:"]),
                                         index: 1, latent: nil),
                     confidence: .medium),
         TaintSource(kind: .pushNotification, description: "the userInfo of a notification the user opened",
-                    pattern: .parameter(functions: ["userNotificationCenter(_:didReceive:withCompletionHandler:)", "userNotificationCenter(_:didReceive:)",
-                                                    "userNotificationCenter(_:willPresent:withCompletionHandler:)", "userNotificationCenter(_:willPresent:)",
-                                                    "userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:",
-                                                    "userNotificationCenter:willPresentNotification:withCompletionHandler:"],
+                    pattern: .parameter(functions: APISpelling(swift: ["userNotificationCenter(_:didReceive:withCompletionHandler:)", "userNotificationCenter(_:didReceive:)", "userNotificationCenter(_:willPresent:withCompletionHandler:)", "userNotificationCenter(_:willPresent:)"], objc: ["userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:", "userNotificationCenter:willPresentNotification:withCompletionHandler:"]),
                                         index: 1, latent: ["userInfo"]),
                     confidence: .medium),
         TaintSource(kind: .pushNotification, description: "the userInfo of a notification request",
-                    pattern: .parameter(functions: ["didReceive(_:withContentHandler:)", "didReceiveNotificationRequest:withContentHandler:"],
+                    pattern: .parameter(functions: APISpelling(swift: ["didReceive(_:withContentHandler:)"], objc: ["didReceiveNotificationRequest:withContentHandler:"]),
                                         index: 0, latent: ["userInfo"]),
                     confidence: .medium),
         TaintSource(kind: .pushNotification, description: "the userInfo of a notification",
-                    pattern: .member(names: ["userInfo"], receivers: ["content"], receiverType: nil), confidence: .medium),
+                    pattern: .member(names: APISpelling(swift: ["userInfo"]), receivers: ["content"], receiverType: nil), confidence: .medium),
 
         // MARK: C library input (C-family files only)
         TaintSource(kind: .cLibrary, description: "bytes read from a socket or file descriptor",
-                    pattern: .cOutArgument(functions: ["recv", "recvfrom", "read", "pread"], index: 1)),
+                    pattern: .cOutArgument(functions: APISpelling(c: ["recv", "recvfrom", "read", "pread"]), index: 1)),
         TaintSource(kind: .cLibrary, description: "bytes read from a FILE stream",
-                    pattern: .cOutArgument(functions: ["fread", "fgets"], index: 0)),
+                    pattern: .cOutArgument(functions: APISpelling(c: ["fread"]), index: 0)),
+        // `fgets` returns the buffer it filled: its result is the source (the buffer argument is not marked).
+        TaintSource(kind: .cLibrary, description: "bytes read from a FILE stream",
+                    pattern: .cResult(functions: APISpelling(c: ["fgets"]))),
         TaintSource(kind: .cLibrary, description: "an environment variable",
-                    pattern: .cResult(functions: ["getenv"])),
+                    pattern: .cResult(functions: APISpelling(c: ["getenv"]))),
 
         // MARK: Remote-message handlers (heuristic)
         TaintSource(kind: .remoteHandler, description: "a message from a remote sender", pattern: .remoteHandlerParameters,
@@ -192,8 +168,7 @@ enum TaintSources {
 
         // MARK: Decoders: what they return is as untrusted as what they read
         TaintSource(kind: .network, description: "decoded data",
-                    pattern: .decoder(names: ["decode", "jsonObject", "propertyList", "JSONObjectWithData:options:error:",
-                                              "propertyListWithData:options:format:error:"])),
+                    pattern: .decoder(names: APISpelling(swift: ["decode", "jsonObject", "propertyList"], objc: ["JSONObjectWithData:options:error:", "propertyListWithData:options:format:error:"]))),
     ]
 
     /// Parameter sources by function full name.
@@ -201,7 +176,7 @@ enum TaintSources {
         var table: [String: [(Int, TaintSource, Set<String>?)]] = [:]
         for source in all {
             if case .parameter(let functions, let index, let latent) = source.pattern {
-                for function in functions { table[function, default: []].append((index, source, latent)) }
+                for function in functions.names { table[function, default: []].append((index, source, latent)) }
             }
         }
         return table
@@ -211,7 +186,7 @@ enum TaintSources {
         var table: [String: [(Int, TaintSource, Set<String>?)]] = [:]
         for source in all {
             if case .closureParameter(let calls, let index, let latent) = source.pattern {
-                for call in calls { table[call, default: []].append((index, source, latent)) }
+                for call in calls.names { table[call, default: []].append((index, source, latent)) }
             }
         }
         return table
@@ -226,13 +201,58 @@ enum TaintSources {
     static let exportSource = first { if case .javaScriptExportParameters = $0 { true } else { false } }
     static let contextBlockSource = first { if case .javaScriptContextBlockParameters = $0 { true } else { false } }
 
-    static let memberSources: [TaintSource] = all.filter { if case .member = $0.pattern { true } else { false } }
-    static let callSources: [TaintSource] = all.filter { if case .call = $0.pattern { true } else { false } }
-    static let cOutSources: [TaintSource] = all.filter { if case .cOutArgument = $0.pattern { true } else { false } }
-    static let cResultSources: [TaintSource] = all.filter { if case .cResult = $0.pattern { true } else { false } }
+    /// Sources of each pattern by name, in table order.
+    static let memberSources: [String: [TaintSource]] = index { if case .member(let names, _, _) = $0 { names } else { nil } }
+    static let callSources: [String: [TaintSource]] = index { if case .call(let names, _, _) = $0 { names } else { nil } }
+    static let cOutSources: [String: [TaintSource]] = index { if case .cOutArgument(let names, _) = $0 { names } else { nil } }
+    static let cResultSources: [String: [TaintSource]] = index { if case .cResult(let names) = $0 { names } else { nil } }
 
-    /// CKRecord accessors (Swift base names and Objective-C selectors).
-    static let recordAccessors: Set<String> = ["object", "value", "objectForKey:", "valueForKey:", "objectForKeyedSubscript:"]
+    private static func index(_ spelling: (SourcePattern) -> APISpelling?) -> [String: [TaintSource]] {
+        var table: [String: [TaintSource]] = [:]
+        for source in all {
+            for name in spelling(source.pattern)?.names ?? [] { table[name, default: []].append(source) }
+        }
+        return table
+    }
+
+    // MARK: CloudKit records
+
+    /// CKRecord accessors (Swift base names and Objective-C selectors), called with one argument without a
+    /// label or with one of `recordAccessorLabels` (any form for a message send).
+    static let recordAccessors: Set<String> = Set(APISpelling(swift: ["object", "value"],
+                                                              objc: ["objectForKey:", "valueForKey:", "objectForKeyedSubscript:"]).names)
+    static let recordAccessorLabels: Set<String> = ["forKey"]
+    /// The record type: a local declared with a type that mentions it is a record (`CKRecord`, `CKRecord *`),
+    /// unless the type is a record ID (mentions `recordIDMarker`).
+    static let recordType = "CKRecord"
+    static let recordIDMarker = "ID"
+    /// `record.encryptedValues["field"]` reads the record.
+    static let recordEncryptedValues = "encryptedValues"
+    /// A file mentions CloudKit when it imports this module or names the record type.
+    static let cloudKitModule = "CloudKit"
+    /// Record-named locals (a name guess, only in files that mention CloudKit, only for locals whose type is
+    /// not known): the last component of the access path is `record` (any case) or ends with `Record`
+    /// (`incomingRecord`, `self.serverRecord`).
+    static let recordVariableName = "record"
+    static let recordVariableSuffix = "Record"
+
+    // MARK: JavaScriptCore contexts
+
+    /// Protocols that inherit this one export their methods to page JavaScript.
+    static let javaScriptExportProtocol = "JSExport"
+
+    /// The type of a JavaScript context: blocks stored into it are callable from page JavaScript.
+    static let javaScriptContextType = "JSContext"
+    /// Receivers named like a context are taken to be one (a name guess), unless they name another kind of
+    /// context.
+    static let javaScriptContextNames = ["JSContext", "jsContext", "javaScriptContext", "context", "Context"]
+    static let notJavaScriptContextNames = ["managedObjectContext", "extensionContext", "viewContext", "ManagedObjectContext"]
+    /// Storing a block into a context by message: `[context setObject:block forKeyedSubscript:@"name"]`,
+    /// `context.setObject(block, forKeyedSubscript: "name" as NSString)`.
+    static let javaScriptContextStores = APISpelling(swift: ["setObject"], objc: ["setObject:forKeyedSubscript:"])
+    /// Selectors matched on the call's name; Swift base names with two arguments.
+    static let javaScriptContextStoreSelectors = Set(javaScriptContextStores.objc)
+    static let javaScriptContextStoreBaseNames = Set(javaScriptContextStores.swift)
 }
 
 // MARK: - Remote-message handlers

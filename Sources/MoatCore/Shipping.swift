@@ -1,0 +1,117 @@
+/// Why a finding's place is not part of the app that ships. Findings there are reported and marked, and
+/// never fail the scan (`--fail-on`); the text report counts them in one line unless `--show-non-shipping`.
+///
+/// The one definition of shipping code, used by discovery, the post-processor, the app model and the
+/// attack surface:
+/// - **by path** (`ShippingScope.reason(forPath:)`): test folders and files, mock and fixture folders and
+///   files, `Preview Content/` (see there for the exact names);
+/// - **by project**: files that only test targets of an Xcode project compile (`AppModel`);
+/// - **by region of a source file** (`NonShippingRegion`, computed with the file's summary): `#if DEBUG`
+///   and simulator-only `#if` clauses (Swift and C-family; the `#else` of `#if DEBUG` ships), SwiftUI
+///   `PreviewProvider` types, and `if … == .debug { … }` branches of a build-configuration check.
+public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable, Comparable {
+    case test
+    case mock
+    case fixture
+    case preview
+    case debugOnly = "debug-only"
+    case simulatorOnly = "simulator-only"
+
+    /// Plural label for the text report's count line ("tests 12, previews 3, debug-only 2").
+    public var countLabel: String {
+        switch self {
+        case .test: return "tests"
+        case .mock: return "mocks"
+        case .fixture: return "fixtures"
+        case .preview: return "previews"
+        case .debugOnly: return "debug-only"
+        case .simulatorOnly: return "simulator-only"
+        }
+    }
+
+    /// Short tag shown beside a listed finding ("test code", "debug-only code").
+    public var tag: String {
+        switch self {
+        case .test: return "test code"
+        case .mock: return "mock code"
+        case .fixture: return "fixture"
+        case .preview: return "preview code"
+        case .debugOnly: return "debug-only code"
+        case .simulatorOnly: return "simulator-only code"
+        }
+    }
+
+    public static func < (lhs: NonShippingReason, rhs: NonShippingReason) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// A part of a source file that does not ship, from `start` to `end` inclusive (1-based lines, columns
+/// in UTF-8 bytes as in `Location`).
+public struct NonShippingRegion: Codable, Sendable, Hashable {
+    public var startLine: Int
+    public var startColumn: Int
+    public var endLine: Int
+    public var endColumn: Int
+    public var reason: NonShippingReason
+
+    public init(startLine: Int, startColumn: Int, endLine: Int, endColumn: Int, reason: NonShippingReason) {
+        self.startLine = startLine
+        self.startColumn = startColumn
+        self.endLine = endLine
+        self.endColumn = endColumn
+        self.reason = reason
+    }
+
+    public func contains(line: Int, column: Int) -> Bool {
+        (line, column) >= (startLine, startColumn) && (line, column) <= (endLine, endColumn)
+    }
+}
+
+/// Shipping versus non-shipping files, decided by the path alone (relative, `/`-separated).
+///
+/// - **test**: a folder named `Tests`, `Test`, `Specs` or `Spec` (any case), or whose name ends in `Tests`
+///   or `Specs` (`AppTests/`, `AppUITests/`, `CoreSpecs/`); a file whose name before the first dot ends in
+///   `Tests`, `Spec` or `Specs` (`LoginTests.swift`, `LoginSpec.m`).
+/// - **mock**: a folder named `Mocks`, `Mock`, `Stubs` or `Fakes` (any case); a file whose name before the
+///   first dot starts with `Mock` followed by an upper-case letter (`MockURLSession.swift`) or ends in
+///   `Mock` or `Mocks` (`SessionMock.swift`). `Mockingbird.swift` or `Mocking.swift` are not mocks.
+/// - **fixture**: a folder named `Fixtures` or `Fixture` (any case).
+/// - **preview**: a folder named `Preview Content` (Xcode's development assets, any case).
+/// The first matching reason from the outermost folder wins; the file name is looked at last.
+public enum ShippingScope {
+    public static func reason(forPath path: String) -> NonShippingReason? {
+        let components = path.split(separator: "/")
+        for component in components.dropLast() {
+            if let reason = reason(forFolder: component) { return reason }
+        }
+        guard let name = components.last else { return nil }
+        let base = name.split(separator: ".").first ?? name
+        if base.hasSuffix("Tests") || base.hasSuffix("Spec") || base.hasSuffix("Specs") { return .test }
+        if isMockName(base) { return .mock }
+        return nil
+    }
+
+    /// Whether a path is test code (the `test` reason only).
+    public static func isTestPath(_ path: String) -> Bool {
+        reason(forPath: path) == .test
+    }
+
+    static func reason(forFolder name: Substring) -> NonShippingReason? {
+        let lower = name.lowercased()
+        if ["tests", "test", "specs", "spec"].contains(lower) || name.hasSuffix("Tests") || name.hasSuffix("Specs") {
+            return .test
+        }
+        if ["mocks", "mock", "stubs", "fakes"].contains(lower) { return .mock }
+        if ["fixtures", "fixture"].contains(lower) { return .fixture }
+        if lower == "preview content" { return .preview }
+        return nil
+    }
+
+    static func isMockName(_ base: Substring) -> Bool {
+        if base.hasSuffix("Mock") || base.hasSuffix("Mocks") { return true }
+        guard base.hasPrefix("Mock") else { return false }
+        let rest = base.dropFirst(4)
+        return rest.first.map { $0.isUppercase } ?? false
+    }
+}

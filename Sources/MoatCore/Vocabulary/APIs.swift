@@ -1,0 +1,111 @@
+/// THE vocabulary of security-relevant APIs: each declared once with every spelling (see `API`).
+/// Add an API here, then refer to it (`APIs.keyedUnarchiverLegacy`) from the rule, the dataflow table, the
+/// binary check or the surface that needs it.
+public enum APIs {
+    // MARK: Deserialization
+
+    /// `NSKeyedUnarchiver` class methods that decode any class named in the data (secure coding off).
+    public static let keyedUnarchiverLegacy = API(
+        "NSKeyedUnarchiver.unarchiveObject(with:)", classes: ["NSKeyedUnarchiver", "NSUnarchiver"],
+        swift: ["unarchiveObject(with:)", "unarchiveObject(withFile:)", "unarchiveTopLevelObjectWithData(_:)",
+                // Swift 2 spellings, still found in old code and in the MASTG
+                "unarchiveObjectWithData(_:)", "unarchiveObjectWithFile(_:)"],
+        selectors: ["unarchiveObjectWithData:", "unarchiveObjectWithFile:", "unarchiveTopLevelObjectWithData:error:"])
+
+    /// The deprecated `NSKeyedUnarchiver` initializer that leaves `requiresSecureCoding` off.
+    public static let keyedUnarchiverLegacyInit = API(
+        "NSKeyedUnarchiver(forReadingWith:)", classes: ["NSKeyedUnarchiver"],
+        swift: ["NSKeyedUnarchiver(forReadingWith:)"], selectors: ["initForReadingWithData:"])
+
+    /// The `NSKeyedUnarchiver` initializer that turns secure coding on.
+    public static let keyedUnarchiverSecureInit = API(
+        "NSKeyedUnarchiver(forReadingFrom:)", classes: ["NSKeyedUnarchiver"],
+        swift: ["NSKeyedUnarchiver(forReadingFrom:)"], selectors: ["initForReadingFromData:error:"])
+
+    /// `NSKeyedUnarchiver` class methods that decode with secure coding, given the classes allowed.
+    public static let keyedUnarchiverSecure = API(
+        "NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)", classes: ["NSKeyedUnarchiver"],
+        swift: ["unarchivedObject(ofClass:from:)", "unarchivedObject(ofClasses:from:)", "unarchivedArrayOfObjects(ofClass:from:)",
+                "unarchivedArrayOfObjects(ofClasses:from:)", "unarchivedDictionary(keysOfClass:objectsOfClass:from:)",
+                "unarchivedDictionary(ofKeyClass:objectClass:from:)", "unarchivedDictionary(keysOfClasses:objectsOfClasses:from:)"],
+        selectors: ["unarchivedObjectOfClass:fromData:error:", "unarchivedObjectOfClasses:fromData:error:",
+                    "unarchivedArrayOfObjectsOfClass:fromData:error:", "unarchivedArrayOfObjectsOfClasses:fromData:error:",
+                    "unarchivedDictionaryWithKeysOfClass:objectsOfClass:fromData:error:",
+                    "unarchivedDictionaryWithKeysOfClasses:objectsOfClasses:fromData:error:"])
+
+    /// `NSCoder` decoding of objects (by class, by classes, or — `decodeObject(forKey:)` — any class).
+    public static let coderDecodeObject = API(
+        "NSCoder.decodeObject(of:forKey:)", classes: ["NSCoder", "NSKeyedUnarchiver"],
+        swift: ["decodeObject(of:forKey:)", "decodeObject(forKey:)", "decodeTopLevelObject(forKey:)", "decodeTopLevelObject()",
+                "decodeArrayOfObjects(ofClass:forKey:)", "decodeDictionary(withKeysOfClass:objectsOfClass:forKey:)"],
+        selectors: ["decodeObjectOfClass:forKey:", "decodeObjectOfClasses:forKey:", "decodeObjectForKey:",
+                    "decodeTopLevelObjectForKey:error:", "decodeArrayOfObjectsOfClass:forKey:", "decodeArrayOfObjectsOfClasses:forKey:"])
+
+    /// A class looked up by a run-time name.
+    public static let classLookup = API(
+        "NSClassFromString", swift: ["NSClassFromString(_:)"], selectors: ["classNamed:"],
+        cFunctions: ["NSClassFromString", "objc_getClass", "objc_lookUpClass"])
+
+    /// `NSJSONSerialization` reads.
+    public static let jsonSerializationRead = API(
+        "JSONSerialization.jsonObject(with:)", classes: ["JSONSerialization", "NSJSONSerialization"],
+        swift: ["jsonObject(with:)", "jsonObject(with:options:)"],
+        selectors: ["JSONObjectWithData:options:error:", "JSONObjectWithStream:options:error:"])
+
+    /// `NSPropertyListSerialization` reads.
+    public static let propertyListSerializationRead = API(
+        "PropertyListSerialization.propertyList(from:options:format:)", classes: ["PropertyListSerialization", "NSPropertyListSerialization"],
+        swift: ["propertyList(from:options:format:)", "propertyList(from:format:)"],
+        selectors: ["propertyListWithData:options:format:error:", "propertyListFromData:mutabilityOption:format:errorDescription:"])
+
+    // MARK: XML
+
+    /// `XMLParser` created on data, a URL or a stream.
+    public static let xmlParserInit = API(
+        "XMLParser(data:)", classes: ["XMLParser", "NSXMLParser"],
+        swift: ["XMLParser(data:)", "XMLParser(contentsOf:)", "XMLParser(stream:)"],
+        selectors: ["initWithData:", "initWithContentsOfURL:", "initWithStream:"])
+
+    /// `XMLParser.shouldResolveExternalEntities` (XXE when true).
+    public static let xmlResolveExternalEntities = API(
+        "XMLParser.shouldResolveExternalEntities", classes: ["XMLParser", "NSXMLParser"],
+        swift: ["shouldResolveExternalEntities"], selectors: ["setShouldResolveExternalEntities:"])
+
+    // MARK: Trust
+
+    /// The deprecated trust evaluation (iOS 13): two results, often only one checked.
+    public static let secTrustEvaluateLegacy = API("SecTrustEvaluate", cFunctions: ["SecTrustEvaluate"])
+
+    // MARK: Web views
+
+    /// A script message handler registered on a `WKUserContentController` (Swift `add(_:name:)` is matched
+    /// with its receiver, the name being too common alone).
+    public static let scriptMessageHandlerRegistration = API(
+        "WKUserContentController.add(_:name:)", classes: ["WKUserContentController"],
+        swift: ["add(_:name:)", "add(_:contentWorld:name:)", "addScriptMessageHandler(_:contentWorld:name:)"],
+        selectors: ["addScriptMessageHandler:name:", "addScriptMessageHandler:contentWorld:name:",
+                    "addScriptMessageHandlerWithReply:contentWorld:name:"])
+
+    /// JavaScript evaluated in a `WKWebView`'s page.
+    public static let webViewJavaScriptEvaluation = API(
+        "WKWebView.evaluateJavaScript(_:completionHandler:)", classes: ["WKWebView"],
+        swift: ["evaluateJavaScript(_:completionHandler:)", "evaluateJavaScript(_:in:in:completionHandler:)",
+                "callAsyncJavaScript(_:arguments:in:in:completionHandler:)"],
+        selectors: ["evaluateJavaScript:completionHandler:", "evaluateJavaScript:inFrame:inContentWorld:completionHandler:",
+                    "callAsyncJavaScript:arguments:inFrame:inContentWorld:completionHandler:"])
+
+    /// A user script added to a `WKUserContentController`.
+    public static let userScriptAddition = API(
+        "WKUserContentController.addUserScript(_:)", classes: ["WKUserContentController"],
+        swift: ["addUserScript(_:)"], selectors: ["addUserScript:"])
+
+    /// The removed `UIWebView` class.
+    public static let uiWebView = API("UIWebView", classes: ["UIWebView"])
+
+    /// Every API of the vocabulary (a test checks that no spelling belongs to two of them).
+    public static let all: [API] = [
+        keyedUnarchiverLegacy, keyedUnarchiverLegacyInit, keyedUnarchiverSecureInit, keyedUnarchiverSecure, coderDecodeObject,
+        classLookup, jsonSerializationRead, propertyListSerializationRead, xmlParserInit, xmlResolveExternalEntities,
+        secTrustEvaluateLegacy, scriptMessageHandlerRegistration, webViewJavaScriptEvaluation, userScriptAddition, uiWebView,
+    ]
+}

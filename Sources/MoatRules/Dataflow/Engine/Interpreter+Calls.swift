@@ -1,0 +1,364 @@
+import MoatCore
+import MoatSyntax
+
+/// One call being evaluated: what the steps of `evalCall` read, and what earlier steps leave to later ones.
+struct CallSite {
+    let expression: Expression
+    let callee: Expression
+    let arguments: [Argument]
+    let isMessageSend: Bool
+    /// The called name: Swift base name, Objective-C selector, C function.
+    let name: String
+    /// The Swift base name or the first selector piece.
+    let baseName: String
+    let receiver: Expression?
+    /// Filled by `evaluateReceiver`.
+    var receiverTaints: [Taint] = []
+    /// Filled by `evaluateArguments` (closures count as untainted arguments).
+    var argumentTaints: [[Taint]] = []
+    /// Closure arguments and their positions, for `analyzeClosures`.
+    var closureArguments: [(Int, Expression)] = []
+    /// Set by `reachSinks` when the call is a sink of the table.
+    var matchedSink = false
+
+    /// Every taint that goes into the call: its receiver's and its arguments'.
+    var inputs: [Taint] { receiverTaints.merging(argumentTaints.flatMap { $0 }) }
+}
+
+/// The steps of `evalCall`, named after the functions that run them.
+enum CallStepName: String, CaseIterable, Sendable {
+    case readSource, evaluateReceiver, readPropertyCall, evaluateArguments, analyzeClosures, readIntoCOutArguments, checkOverflow
+    case reachSinks, reachSensitiveAction, useLookedUpClass, confirm, applySummary, applyOtherFileSummary, mutateReceiver
+    case writeOutArguments, transferResult
+}
+
+/// One step of `evalCall`: returns the call's taints when it decides them, nil to go on to the next step.
+typealias CallStep = @Sendable (inout FunctionInterpreter, inout CallSite, inout InterpreterState) -> [Taint]?
+
+extension FunctionInterpreter {
+    // MARK: Calls
+
+    /// The steps of a call, in order; the first that returns taints decides what the call returns. Steps
+    /// that decide nothing still record flows, bind out-parameters or mark the state.
+    static let callSteps: [(name: CallStepName, step: CallStep)] = [
+        (.readSource, { $0.readSource(&$1, &$2) }),
+        (.evaluateReceiver, { $0.evaluateReceiver(&$1, &$2) }),
+        (.readPropertyCall, { $0.readPropertyCall(&$1, &$2) }),
+        (.evaluateArguments, { $0.evaluateArguments(&$1, &$2) }),
+        (.analyzeClosures, { $0.analyzeClosures(&$1, &$2) }),
+        (.readIntoCOutArguments, { $0.readIntoCOutArguments(&$1, &$2) }),
+        (.checkOverflow, { $0.checkOverflow(&$1, &$2) }),
+        (.reachSinks, { $0.reachSinks(&$1, &$2) }),
+        (.reachSensitiveAction, { $0.reachSensitiveAction(&$1, &$2) }),
+        (.useLookedUpClass, { $0.useLookedUpClass(&$1, &$2) }),
+        (.confirm, { $0.confirm(&$1, &$2) }),
+        (.applySummary, { $0.applySummary(&$1, &$2) }),
+        (.applyOtherFileSummary, { $0.applyOtherFileSummary(&$1, &$2) }),
+        (.mutateReceiver, { $0.mutateReceiver(&$1, &$2) }),
+        (.writeOutArguments, { $0.writeOutArguments(&$1, &$2) }),
+        (.transferResult, { $0.transferResult(&$1, &$2) }),
+    ]
+
+    mutating func evalCall(_ expression: Expression, _ state: inout InterpreterState) -> [Taint] {
+        guard case .call(let callee, let arguments, let isMessageSend) = expression.kind else { return [] }
+        var receiver: Expression?
+        if case .member(let base, _) = callee.unwrapped.kind { receiver = base }
+        var call = CallSite(expression: expression, callee: callee, arguments: arguments, isMessageSend: isMessageSend,
+                            name: callee.name ?? "", baseName: callee.baseCallName ?? "", receiver: receiver)
+        for (_, step) in Self.callSteps {
+            if let result = step(&self, &call, &state) { return result }
+        }
+        return call.inputs
+    }
+
+    /// A source read through a call (`UIPasteboard.general.string(forType:)`, `getenv`, a CKRecord
+    /// accessor): the call returns the source; its receiver and arguments are evaluated for their effects.
+    mutating func readSource(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        guard let hit = callSource(call.expression, callee: call.callee, arguments: call.arguments, isMessageSend: call.isMessageSend, state)
+        else { return nil }
+        if let receiver = call.receiver { _ = eval(receiver, &state) }
+        for argument in call.arguments { _ = eval(argument.value, &state) }
+        return [sourceTaint(hit, at: call.expression.range)]
+    }
+
+    /// Evaluates the receiver (decides nothing).
+    mutating func evaluateReceiver(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        if let receiver = call.receiver { call.receiverTaints = eval(receiver, &state) }
+        return nil
+    }
+
+    /// A call without arguments read as a property: every Objective-C message (`[data length]`), and the
+    /// members `Transfers.members` also reads as calls (`url.resolvingSymlinksInPath()`, `s.intValue`).
+    mutating func readPropertyCall(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        guard call.arguments.isEmpty, call.receiver != nil, call.isMessageSend || Transfers.readsAsCall.contains(call.name) else { return nil }
+        let expression = call.expression
+        if let hit = memberSource(expression, state) { return [sourceTaint(hit, at: expression.range)] }
+        if let path = expression.accessPath, let stored = state.vars[path] { return stored }
+        return readMember(call.receiverTaints, call.name, path: expression.accessPath, at: expression.range)
+    }
+
+    /// Evaluates the arguments; closures are kept for `analyzeClosures` (decides nothing).
+    mutating func evaluateArguments(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        for (index, argument) in call.arguments.enumerated() {
+            if closure(argument.value, state) != nil, case .closure = argument.value.unwrapped.kind {
+                call.closureArguments.append((index, argument.value))
+                call.argumentTaints.append([])
+            } else {
+                call.argumentTaints.append(eval(argument.value, &state))
+            }
+        }
+        return nil
+    }
+
+    /// Analyzes the closures passed to the call with the taints their parameters receive (sources'
+    /// completion handlers, elements of a tainted collection, blocks exposed to JavaScript).
+    mutating func analyzeClosures(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        analyzeClosureArguments(call.closureArguments, call: call.expression, callee: call.callee, name: call.name, baseName: call.baseName,
+                                receiverTaints: call.receiverTaints, receiver: call.receiver, &state)
+        return nil
+    }
+
+    /// C library calls that write untrusted bytes into a buffer argument (`recv(fd, buffer, ...)`): the
+    /// buffer's variable becomes the source (decides nothing about the result).
+    mutating func readIntoCOutArguments(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        guard file.language.isCFamily, case .identifier = call.callee.unwrapped.kind, let sources = TaintSources.cOutSources[call.name]
+        else { return nil }
+        for source in sources {
+            guard case .cOutArgument(_, let index) = source.pattern, index < call.arguments.count,
+                  let root = stripped(call.arguments[index].value).rootName else { continue }
+            let hit = SourceHit(kind: source.kind, description: "\(source.description) by \(call.name)", range: call.expression.range,
+                                confidence: source.confidence)
+            state.vars[root] = [sourceTaint(hit, at: call.expression.range)].mapTaints { $0.lineage.insert(root) }
+        }
+        return nil
+    }
+
+    /// An overflow-checked multiplication (`Checks.overflowCheck`): its operands and its product are
+    /// overflow-checked; the call returns the checked product when the checker returns it, else nothing.
+    mutating func checkOverflow(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        guard Checks.overflowCheckerNames.contains(call.baseName) else { return nil }
+        let arguments = call.arguments
+        var facts: [ConditionFact] = []
+        var values = arguments.map(\.value)
+        if let receiver = call.receiver { values.append(receiver) }
+        let kinds = Checks.overflowCheck.kinds
+        for value in values {
+            if let path = stripped(value).accessPath { facts.append(ConditionFact(path: path, check: .overflowChecked, kinds: kinds)) }
+        }
+        let operands = (call.receiverTaints + call.argumentTaints.flatMap { $0 }).adding([.overflowChecked], for: kinds)
+        applyFacts(facts, &state)
+        if let last = arguments.last, case .prefix("&", let out) = last.value.unwrapped.kind, let path = out.accessPath {
+            var merged: [Taint] = []
+            merged.merge(call.argumentTaints.dropLast().flatMap { $0 }.adding([.overflowChecked], for: kinds))
+            bind(path, merged, at: call.expression.range, message: "checked product stored into `\(path)`", &state)
+        }
+        return Checks.overflowCheckersReturningOperands.contains(call.baseName) ? operands.mapTaints { $0.product = nil } : []
+    }
+
+    /// The sinks of the table the call matches: a flow for each (decides nothing about the result).
+    mutating func reachSinks(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        guard let candidates = TaintSinks.byName[call.name] else { return nil }
+        for candidate in candidates where matches(candidate, callee: call.callee, arguments: call.arguments, receiver: call.receiver, state) {
+            let sink = candidate.sink
+            call.matchedSink = true
+            if sink.kind == .classLookup { continue }
+            var roles: [(SinkRole, Expression?, [Taint])] = []
+            for (role, selector) in candidate.roles {
+                switch selector {
+                case .receiver: roles.append((role, call.receiver, call.receiverTaints))
+                case .index(let index):
+                    if index < call.arguments.count { roles.append((role, call.arguments[index].value, call.argumentTaints[index])) }
+                case .label(let labels):
+                    if let index = call.arguments.firstIndex(where: { labels.contains($0.label ?? "") }) {
+                        roles.append((role, call.arguments[index].value, call.argumentTaints[index]))
+                    }
+                case .all:
+                    roles.append((role, nil, call.argumentTaints.flatMap { $0 }))
+                }
+            }
+            let destination = roles.first { $0.0 == .destination }?.1
+            record(sink, calledName: displayName(call.expression, call.name), range: call.expression.range, roles: roles,
+                   fixed: destination.map { isFixedBuffer($0, state) } ?? false, state)
+        }
+        return nil
+    }
+
+    /// A method whose name performs a sensitive action (`SensitiveActions`, MOAT-PLAT-303): a flow of its
+    /// arguments (decides nothing about the result).
+    mutating func reachSensitiveAction(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        if SensitiveActions.action(in: call.baseName) != nil,
+           !SensitiveActions.isBookkeeping(labels: call.arguments.compactMap(\.label), receiver: call.receiver) {
+            record(TaintSinks.sensitiveAction, calledName: displayName(call.expression, call.name), range: call.expression.range,
+                   roles: [(.argument, nil, call.argumentTaints.flatMap { $0 })], fixed: false, state)
+        }
+        return nil
+    }
+
+    /// A class looked up by name used for anything but a check (`Checks.classInspection`) is a
+    /// class-lookup flow; a class-lookup call (`NSClassFromString`) returns its argument's taints marked
+    /// as a looked-up class.
+    mutating func useLookedUpClass(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        var lookedUp = (call.receiverTaints + call.argumentTaints.flatMap { $0 }).filter { $0.classLookup != nil && $0.isActive }
+        if Checks.classInspectionNames.contains(call.name) {
+            let kinds = Checks.classInspection.kinds
+            lookedUp = kinds.isEvery ? [] : lookedUp.filter { !$0.isAffected(by: kinds) }
+        }
+        if !lookedUp.isEmpty {
+            record(TaintSinks.classLookup, calledName: displayName(call.expression, call.name), range: call.expression.range,
+                   roles: [(.className, nil, lookedUp)], fixed: false, state)
+        }
+        guard TaintSinks.classLookupNames.contains(call.name), let first = call.argumentTaints.first else { return nil }
+        let range = call.expression.range
+        let name = call.name
+        return first.filter { $0.isActive && !$0.isInertString }.mapTaints { taint in
+            taint.classLookup = range
+            taint.checks.remove(.protocolChecked)
+            taint.addStep(range, "class looked up by name with \(name)")
+        }
+    }
+
+    /// A call that asks the user (`Checks.confirmations`): what follows on this path is confirmed.
+    mutating func confirm(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        if Checks.confirms(name: call.name, baseName: call.baseName, .confirms) { state.confirmed = true }
+        return nil
+    }
+
+    /// A function of this file: the call returns what its summary says (nothing until it has one).
+    mutating func applySummary(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        guard let (function, mapping) = engine.resolve(call.expression) else { return nil }
+        callees.insert(ObjectIdentifier(function))
+        guard let summary = engine.summary(of: function) else { return [] }
+        return apply(summary, of: function, mapping: mapping, call: call.expression, arguments: call.arguments,
+                     argumentTaints: call.argumentTaints, &state)
+    }
+
+    /// A function of another file (not a sink): noted for the facts, and when the scanner linked the files,
+    /// the call returns what that function's return summary says.
+    mutating func applyOtherFileSummary(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        guard !call.matchedSink, let shape = callShape(call.expression, callee: call.callee, arguments: call.arguments,
+                                                       isMessageSend: call.isMessageSend, receiver: call.receiver, state) else { return nil }
+        engine.noteUnresolved(shape, location: call.expression.range, argumentTaints: call.argumentTaints, confirmed: state.confirmed)
+        guard let (function, mapping) = engine.externalFunction(for: shape), let returns = function.returns else { return nil }
+        return applyExternal(function, returns: returns, mapping: mapping, call: call.expression, arguments: call.arguments,
+                             argumentTaints: call.argumentTaints)
+    }
+
+    /// A mutation of a local collection or string (`Transfers.calls`, `.mutatesReceiver`): the arguments
+    /// flow into the receiver's variable; the call returns nothing.
+    mutating func mutateReceiver(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        guard let receiver = call.receiver, let root = receiver.rootName,
+              let entry = Transfers.callTransfer(name: call.name, baseName: call.baseName, { $0 == .mutatesReceiver }) else { return nil }
+        var added = call.argumentTaints.flatMap { $0 }
+        if !entry.kinds.isEvery { added = added.filter { $0.isAffected(by: entry.kinds) } }
+        if !added.isEmpty {
+            let range = call.expression.range
+            state.vars[root, default: []].merge(added.mapTaints { $0.lineage.insert(root); $0.addStep(range, "added to `\(root)`") })
+        }
+        return []
+    }
+
+    /// Out-parameters: what goes into the call flows into each `&x` argument (`[data getBytes:&x length:n]`),
+    /// and the copies of `Transfers.calls` (`memcpy(dst, src, n)`) into their destination (decides nothing).
+    mutating func writeOutArguments(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        let everything = call.receiverTaints + call.argumentTaints.flatMap { $0 }
+        guard !everything.isEmpty else { return nil }
+        for argument in call.arguments {
+            guard case .prefix("&", let out) = argument.value.unwrapped.kind, let path = out.accessPath else { continue }
+            let incoming = everything.filter { $0.classLookup == nil }
+            if !incoming.isEmpty { state.vars[path, default: []].merge(incoming.mapTaints { $0.lineage.insert(path) }) }
+        }
+        if let entry = Transfers.callTransfer(name: call.name, baseName: call.baseName, { if case .copiesArgument = $0 { true } else { false } }),
+           case .copiesArgument(let from, let into, let arity) = entry.effect, call.arguments.count == arity,
+           let root = stripped(call.arguments[into].value).rootName, !call.argumentTaints[from].isEmpty {
+            var copied = call.argumentTaints[from]
+            if !entry.kinds.isEvery { copied = copied.filter { $0.isAffected(by: entry.kinds) } }
+            state.vars[root, default: []].merge(copied.mapTaints { $0.lineage.insert(root) })
+        }
+        return nil
+    }
+
+    /// What the call returns: the transfer or check of `Transfers.results` and `Checks.results` with the
+    /// lowest precedence that matches (a predicate, a conversion, an escaper, a sanitizer, an encoder, a
+    /// path builder, a bound); otherwise its inputs pass through.
+    mutating func transferResult(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        let inputs = call.inputs
+        if inputs.isEmpty { return [] }
+        let index = Transfers.resultIndex
+        let receiver = call.receiver
+        let baseName = call.baseName
+        let words = CamelCase.words(baseName).map { $0.lowercased() }
+        var candidates = index.candidates(name: call.name, baseName: baseName, labels: call.arguments.map(\.label), words: words,
+                                          receiverMentions: { receiver?.chainMentions($0) ?? false })
+        while candidates != 0 {
+            let rule = index.rules[candidates.trailingZeroBitCount]
+            candidates &= candidates - 1
+            switch rule.effect {
+            case .dropsTaint:
+                return rule.kinds.isEvery ? [] : inputs.filter { !$0.isAffected(by: rule.kinds) }
+            case .adds(let checks):
+                return inputs.adding(checks, for: rule.kinds)
+            case .buildsPath:
+                var result = call.receiverTaints
+                // Appending a path to a URL the app chose keeps the app's scheme and host.
+                let keepsHost = receiver != nil && call.receiverTaints.isEmpty
+                let name = call.name
+                for (position, argument) in call.arguments.enumerated() {
+                    result.merge(call.argumentTaints[position].mapTaints { taint in
+                        guard rule.kinds.isEvery || taint.isAffected(by: rule.kinds) else { return }
+                        taint.addStep(argument.value.range, "put into a file path by \(name)")
+                        if keepsHost { taint.checks.insert(.hostChecked) }
+                    })
+                }
+                return result
+            case .boundedByAnUntaintedArgument:
+                if call.argumentTaints.contains(where: \.isEmpty) { return inputs.adding([.upperBounded], for: rule.kinds) }
+            }
+        }
+        return inputs
+    }
+
+    /// Removes `&`, casts and parentheses around a buffer argument.
+    func stripped(_ expression: Expression) -> Expression {
+        var current = expression.unwrapped
+        while true {
+            switch current.kind {
+            case .prefix("&", let operand), .cast(let operand, _, _): current = operand.unwrapped
+            default: return current
+            }
+        }
+    }
+
+    func isFixedBuffer(_ expression: Expression, _ state: InterpreterState) -> Bool {
+        let value = expression.unwrapped
+        if case .prefix("&", let operand) = value.kind {
+            if let root = operand.rootName, operand.accessPath == root {
+                if let type = state.types[root], type.hasText("*") || type.hasPrefix("[")
+                    || Transfers.growableTypePrefixes.contains(where: type.hasPrefix) || Transfers.growableTypes.contains(type) {
+                    return false
+                }
+                if state.dynamicBuffers.contains(root) { return false }
+            }
+            return true
+        }
+        if case .cast(let operand, _, _) = value.kind { return isFixedBuffer(operand, state) }
+        if let path = value.accessPath, state.fixedBuffers.contains(path) { return true }
+        if let (base, name) = value.propertyRead, name == Transfers.bufferAddressMember, let path = base.accessPath, state.fixedBuffers.contains(path) {
+            return true
+        }
+        return false
+    }
+
+    func matches(_ candidate: SinkMatch, callee: Expression, arguments: [Argument], receiver: Expression?, _ state: InterpreterState) -> Bool {
+        let sink = candidate.sink
+        if sink.cFamilyOnly && !file.language.isCFamily { return false }
+        if let required = candidate.requiredLabels, !arguments.contains(where: { required.contains($0.label ?? "") }) { return false }
+        if !sink.receivers.isEmpty {
+            guard let receiver else { return false }
+            if receiver.chainMentions(sink.receivers) { return true }
+            if let root = receiver.rootName, let type = state.types[root], sink.receivers.contains(where: { type.hasText($0) }) { return true }
+            return false
+        }
+        return true
+    }
+
+}

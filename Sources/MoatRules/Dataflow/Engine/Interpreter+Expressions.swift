@@ -1,0 +1,188 @@
+import MoatCore
+import MoatSyntax
+
+extension FunctionInterpreter {
+    // MARK: Expressions
+
+    mutating func eval(_ expression: Expression, _ state: inout InterpreterState) -> [Taint] {
+        guard expressionDepth < Self.maximumExpressionDepth else { return [] }
+        expressionDepth += 1
+        defer { expressionDepth -= 1 }
+        switch expression.kind {
+        case .identifier(let name):
+            return state.vars[name] ?? []
+        case .member(let base, let name):
+            if let hit = memberSource(expression, state) { return [sourceTaint(hit, at: expression.range)] }
+            if let path = expression.accessPath, let stored = state.vars[path] { return stored }
+            guard let base else { return [] }
+            let taints = eval(base, &state)
+            return readMember(taints, name, path: expression.accessPath, at: expression.range)
+        case .call:
+            return evalCall(expression, &state)
+        case .subscriptAccess(let base, let arguments):
+            if let hit = recordSource(base: base, key: arguments.first?.value, range: expression.range, state) {
+                for argument in arguments { _ = eval(argument.value, &state) }
+                return [sourceTaint(hit, at: expression.range)]
+            }
+            let taints = eval(base, &state)
+            for argument in arguments { _ = eval(argument.value, &state) }
+            return taints
+        case .stringLiteral(let segments):
+            var result: [Taint] = []
+            var text = ""
+            var fixedHost = false
+            for segment in segments {
+                switch segment {
+                case .text(let part): text += part
+                case .interpolation(let value):
+                    // `"https://shop.example.com/item/\(id)"`: the input is after a fixed host.
+                    if result.isEmpty, Self.hasFixedHost(text) { fixedHost = true }
+                    var taints = eval(value, &state)
+                    if fixedHost { taints = taints.map { $0.adding(.hostChecked) } }
+                    result.merge(taints)
+                }
+            }
+            let message = text.hasText("/") ? "interpolated into a path string" : "interpolated into a string"
+            return result.mapTaints { $0.addStep(expression.range, message) }
+        case .binary(let op, let lhs, let rhs):
+            return evalBinary(expression, op, lhs, rhs, &state)
+        case .prefix(let op, let operand):
+            let taints = eval(operand, &state)
+            return op == "!" ? [] : taints
+        case .postfix(_, let operand), .wrapped(_, let operand):
+            return eval(operand, &state)
+        case .ternary(let condition, let then, let otherwise):
+            _ = eval(condition, &state)
+            var thenState = state
+            applyFacts(ConditionFacts.extract(condition, holds: true), &thenState)
+            var result = eval(then, &thenState)
+            result.merge(eval(otherwise, &state))
+            return result
+        case .cast(let operand, _, let op):
+            let taints = eval(operand, &state)
+            return op == "is" ? [] : taints
+        case .tuple(let elements):
+            var result: [Taint] = []
+            for element in elements { result.merge(eval(element.value, &state)) }
+            return result
+        case .arrayLiteral(let elements):
+            var result: [Taint] = []
+            for element in elements { result.merge(eval(element, &state)) }
+            return result
+        case .dictionaryLiteral(let pairs):
+            var result: [Taint] = []
+            for pair in pairs {
+                _ = eval(pair.key, &state)
+                result.merge(eval(pair.value, &state))
+            }
+            return result
+        case .closure(let parameters, let body):
+            analyzeClosure(parameters: parameters, body: body, parameterTaints: [], confirmed: false, state)
+            return []
+        case .integerLiteral, .floatLiteral, .booleanLiteral, .nilLiteral, .typeValue, .unknown:
+            return []
+        }
+    }
+
+    /// A URL prefix that fixes scheme and host: `https://host/`.
+    static func hasFixedHost(_ prefix: String) -> Bool {
+        guard let schemeEnd = prefix.range(of: "://") else { return false }
+        let rest = prefix[schemeEnd.upperBound...]
+        guard let slash = rest.firstIndex(of: "/") else { return false }
+        return rest.distance(from: rest.startIndex, to: slash) > 0 && !rest[..<slash].contains("@")
+    }
+
+    /// Reading a member of a tainted value: what `Transfers.members` says the member does.
+    func readMember(_ taints: [Taint], _ name: String, path: String?, at range: SourceRange?) -> [Taint] {
+        let entry = Transfers.membersByName[name]
+        var taints = taints
+        if let entry, entry.effect == .dropsTaint {
+            if entry.kinds.isEvery { return [] }
+            taints = taints.filter { !$0.isAffected(by: entry.kinds) }
+        }
+        return taints.compactMap { original in
+            var taint = original
+            if case .parameter = taint.origin { taint.members.insert(name) }
+            if let latent = taint.latent {
+                if latent.contains(name) {
+                    taint.latent = nil
+                    if let range { taint.addStep(range, "reads `\(name)`") }
+                }
+                return taint
+            }
+            if let entry, entry.kinds.isEvery || taint.isAffected(by: entry.kinds) {
+                switch entry.effect {
+                case .adds(let check):
+                    taint.checks.insert(check)
+                case .takesLastPathComponent:
+                    taint.checks.subtract(TaintCheck.pathChecks)
+                    taint.checks.insert(.lastPathComponent)
+                    taint.lineage = []
+                    taint.resetsCallerChecks = true
+                    if let range { taint.addStep(range, "takes \(name)") }
+                case .standardizes:
+                    taint.checks.remove(.prefixChecked)
+                    taint.checks.insert(.standardized)
+                    taint.lineage = []
+                    taint.resetsCallerChecks = true
+                case .dropsTaint:
+                    break
+                }
+            }
+            if let path { taint.lineage.insert(path) }
+            return taint
+        }
+    }
+
+    mutating func evalBinary(_ expression: Expression, _ op: String, _ lhs: Expression, _ rhs: Expression,
+                                     _ state: inout InterpreterState) -> [Taint] {
+        switch op {
+        case "=":
+            assign(target: lhs, op: "=", value: rhs, range: expression.range, &state)
+            return []
+        case "&&", "||":
+            _ = eval(lhs, &state)
+            var rhsState = state
+            applyFacts(ConditionFacts.extract(lhs, holds: op == "&&"), &rhsState)
+            _ = eval(rhs, &rhsState)
+            state = InterpreterState.join(state, rhsState)
+            return []
+        case _ where ConditionFacts.comparisonOperators.contains(op) || op == "!==":
+            let left = eval(lhs, &state)
+            let right = eval(rhs, &state)
+            let products = (left + right).filter { $0.product != nil }
+            if !products.isEmpty {
+                record(TaintSinks.lengthComparison, calledName: op, range: expression.range, roles: [(.size, lhs, products)],
+                       fixed: false, state)
+            }
+            return []
+        case "*", "&*":
+            let left = eval(lhs, &state)
+            let right = eval(rhs, &state)
+            let wraps = op == "&*" || file.language.isCFamily
+            var result: [Taint] = []
+            for taint in left + right {
+                var copy = taint
+                // A count read from the data (not the size of a buffer that exists) multiplied with wrapping
+                // arithmetic: C's `*`, Swift's `&*` (Swift's `*` traps on overflow).
+                if wraps, taint.isActive, !taint.checks.contains(.measuredSize) {
+                    let checked = !taint.checks.isDisjoint(with: [.overflowChecked, .upperBounded])
+                    copy.product = ProductInfo(range: expression.range, checked: checked)
+                    copy.addStep(expression.range, "multiplied without an overflow check")
+                }
+                result.merge([copy])
+            }
+            return result
+        default:
+            var result = eval(lhs, &state)
+            result.merge(eval(rhs, &state))
+            if op == "+" {
+                let isString = lhs.isStringLiteral || rhs.isStringLiteral
+                if isString { result = result.mapTaints { $0.addStep(expression.range, "concatenated into a string") } }
+                if let prefix = lhs.stringValue, Self.hasFixedHost(prefix) { result = result.map { $0.adding(.hostChecked) } }
+            }
+            return result
+        }
+    }
+
+}

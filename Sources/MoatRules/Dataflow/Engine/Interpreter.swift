@@ -1,0 +1,107 @@
+import MoatCore
+import MoatSyntax
+
+
+// The interpreter: walks one function over the code model, keeping the taints of each access path.
+// Statements (Interpreter+Statements.swift), expressions (+Expressions), calls as an ordered list of steps
+// (+Calls), summaries of called functions (+Summaries), closures (+Closures) and the matching of sources
+// (+Sources) are in their own files. What APIs do is read from the tables (Tables/): none is named here.
+
+/// The environment at one point of a function.
+struct InterpreterState {
+    var vars: [String: [Taint]] = [:]
+    /// Declared or inferred types of locals and parameters.
+    var types: [String: String] = [:]
+    /// Locals that hold a closure (for blocks later stored into a JSContext).
+    var closures: [String: Expression] = [:]
+    /// Locals that are fixed-size buffers (C arrays, `withUnsafeMutableBytes(of: &x)` pointers).
+    var fixedBuffers: Set<String> = []
+    /// Locals that are arrays or data sized at run time (`[UInt8](repeating: 0, count: n)`).
+    var dynamicBuffers: Set<String> = []
+    /// Locals that hold the host of a URL (`let host = url.host`): a check on them is a check of the URL.
+    var hostAliases: [String: String] = [:]
+    /// A confirmation was shown on every path to here.
+    var confirmed = false
+    var reachable = true
+
+    static func join(_ lhs: InterpreterState, _ rhs: InterpreterState) -> InterpreterState {
+        if !lhs.reachable { return rhs }
+        if !rhs.reachable { return lhs }
+        var result = lhs
+        for (key, taints) in rhs.vars { result.vars[key, default: []].merge(taints) }
+        result.types.merge(rhs.types) { first, _ in first }
+        result.closures.merge(rhs.closures) { first, _ in first }
+        result.fixedBuffers.formUnion(rhs.fixedBuffers)
+        result.dynamicBuffers.formUnion(rhs.dynamicBuffers)
+        result.hostAliases.merge(rhs.hostAliases) { first, _ in first }
+        result.confirmed = lhs.confirmed && rhs.confirmed
+        return result
+    }
+}
+
+/// Walks one function.
+struct FunctionInterpreter {
+    let engine: TaintEngine
+    let function: FunctionDeclaration?
+    var flows: [TaintFlow] = []
+    var parameterFlows: [TaintFlow] = []
+    var returns: [Taint] = []
+    /// Functions of the file this one calls.
+    var callees = Set<ObjectIdentifier>()
+    /// The type the function belongs to.
+    var ownerName: String?
+    var closureDepth = 0
+    /// Nesting of the expression and statement being analyzed; beyond the limits the engine stops
+    /// following (hostile or generated input must not exhaust the stack or time).
+    var expressionDepth = 0
+    var blockDepth = 0
+    var loopDepth = 0
+    static let maximumExpressionDepth = 200
+    static let maximumBlockDepth = 100
+    static let maximumFlows = 2000
+
+    init(engine: TaintEngine, function: FunctionDeclaration?) {
+        self.engine = engine
+        self.function = function
+    }
+
+    var file: CodeFile { engine.file }
+
+    /// Adds a flow, merging it into an earlier one at the same sink (loops are analyzed twice).
+    func add(_ flow: TaintFlow, to list: inout [TaintFlow]) {
+        if let index = list.firstIndex(where: { $0.range == flow.range && $0.kind == flow.kind && $0.calledName == flow.calledName }) {
+            for (role, taints) in flow.roles { list[index].roles[role, default: []].merge(taints) }
+            list[index].confirmed = list[index].confirmed && flow.confirmed
+            return
+        }
+        if list.count < Self.maximumFlows { list.append(flow) }
+    }
+
+    /// How messages name a call: `copyItem(at:to:)`, `copyItemAtURL:toURL:error:`, `memcpy`.
+    func displayName(_ call: Expression, _ name: String) -> String {
+        if case .call(let callee, _, false) = call.unwrapped.kind, case .member = callee.unwrapped.kind, let swiftName = call.swiftCallName {
+            return swiftName
+        }
+        return name
+    }
+
+    /// Records the flows of a sink: those from real sources of the kinds the sink reports, and (for the
+    /// summary) those from parameters.
+    mutating func record(_ sink: TaintSink, calledName: String, range: SourceRange, roles: [(SinkRole, Expression?, [Taint])],
+                         fixed: Bool, _ state: InterpreterState) {
+        let everyKind = sink.kinds.isEvery
+        var real = TaintFlow(kind: sink.kind, api: sink.api, calledName: calledName, range: range, roles: [:], arguments: [:],
+                             confirmed: state.confirmed, fixedDestination: fixed, function: function?.fullName)
+        var symbolic = real
+        for (role, expression, taints) in roles {
+            let active = taints.active
+            let sources = everyKind ? active.real : active.real.filter { $0.isAffected(by: sink.kinds) }
+            let parameters = active.filter { $0.source == nil }
+            if let expression, real.arguments[role] == nil { real.arguments[role] = expression; symbolic.arguments[role] = expression }
+            if !sources.isEmpty { real.roles[role, default: []].merge(sources) }
+            if !parameters.isEmpty { symbolic.roles[role, default: []].merge(parameters) }
+        }
+        if !real.roles.isEmpty { add(real, to: &flows) }
+        if !symbolic.roles.isEmpty { add(symbolic, to: &parameterFlows) }
+    }
+}

@@ -1,0 +1,82 @@
+import MoatCore
+import MoatSyntax
+
+
+/// The dataflow engine: an abstract interpreter over the code model, one function at a time, with
+/// summaries for calls between functions of the same file.
+///
+/// Each function is walked in source order with an environment that maps access paths (`name`,
+/// `components.host`) to the taints they may hold. Branches are analyzed separately and joined; a
+/// condition's checks are added to the taints of the values it checks on the branch where it holds, so a
+/// taint carries the checks of its own path and a sink sees an unchecked taint whenever some path to it
+/// skipped the check. Every function also runs with a symbolic taint on each parameter; what reaches its
+/// returns and sinks becomes its summary, applied at call sites until the summaries stop changing.
+final class TaintEngine {
+    let file: CodeFile
+    var summaries: [ObjectIdentifier: FunctionSummary] = [:]
+    var flowsByFunction: [ObjectIdentifier: [TaintFlow]] = [:]
+    var functionsByFullName: [String: [FunctionDeclaration]] = [:]
+    var functionsByName: [String: [FunctionDeclaration]] = [:]
+    var exportedMethods: Set<String> = []
+    var exportingTypes: Set<String> = []
+    let mentionsCloudKit: Bool
+    /// What other files said (nil: analyzed alone).
+    let context: DataflowContext?
+    var externalFunctions: [String: [ExportedFunction]] = [:]
+    var seedsByFunction: [FunctionSignature: [DataflowSeed]] = [:]
+    /// Calls to functions of no file in sight, and those carrying untrusted data (for `facts`).
+    var calledNames: Set<String> = []
+    var taintedCalls: Set<String> = []
+    var outgoing: [OutgoingCall] = []
+    var outgoingKeys: Set<OutgoingCall> = []
+    /// Property types of the file's types, for receivers (`self.importer.save(...)`).
+    var propertyTypes: [String: [String: String]] = [:]
+
+    static let maximumRounds = 5
+    static let maximumOutgoing = 500
+
+    init(file: CodeFile, context: DataflowContext? = nil) {
+        self.file = file
+        self.context = context
+        if let context {
+            for function in context.functions { externalFunctions[function.signature.lookupName, default: []].append(function) }
+            for seed in context.seeds { seedsByFunction[seed.function, default: []].append(seed) }
+        }
+        mentionsCloudKit = file.imports.contains(TaintSources.cloudKitModule)
+            || file.typeReferences.contains { $0.name.hasPrefix(TaintSources.recordType) } || file.containsText(TaintSources.recordType)
+    }
+
+    /// What callers in other files need: each function's signature and return summary, this file's calls
+    /// to functions it does not define, and its JSExport declarations.
+    func facts(_ functions: [(FunctionDeclaration, TypeDeclaration?)]) -> DataflowFacts {
+        var facts = DataflowFacts()
+        var implemented = Set<String>()
+        for (function, owner) in functions {
+            if let owner { implemented.insert(owner.name) }
+            var returns: [PortableTaint]?
+            let returnsNothing = function.returnType.map(Transfers.noValueTypes.contains) ?? true
+            if !returnsNothing, let summary = summaries[ObjectIdentifier(function)] {
+                let portable = summary.returns.map { $0.portable(in: file) }
+                let passedThrough = Set(portable.compactMap { taint in
+                    taint.parameter != nil && taint.checks.isEmpty && !taint.resetsCallerChecks && taint.members.isEmpty ? taint.parameter : nil
+                })
+                let isIdentity = portable.count == function.parameters.count && passedThrough.count == function.parameters.count
+                if !isIdentity { returns = portable }
+            }
+            facts.functions.append(ExportedFunction(signature: signature(function, owner: owner),
+                                                    location: ExternalLocation(file, function.nameRange), returns: returns))
+        }
+        facts.calledNames = calledNames.sorted()
+        facts.taintedCalls = taintedCalls.sorted()
+        facts.outgoing = outgoing
+        for type in file.allTypes {
+            if (type.kind == .protocol || type.kind == .objcProtocol) && type.inherits.contains(TaintSources.javaScriptExportProtocol) {
+                facts.javaScriptProtocols.append(JavaScriptProtocolFact(name: type.name, methods: type.functions.map(\.fullName)))
+            }
+            if !type.inherits.isEmpty { facts.adoptions.append(TypeAdoption(name: type.name, inherits: type.inherits)) }
+        }
+        facts.implementedTypes = implemented.sorted()
+        return facts
+    }
+
+}

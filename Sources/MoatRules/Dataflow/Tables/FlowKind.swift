@@ -1,0 +1,119 @@
+import MoatCore
+import MoatSyntax
+
+// The dataflow engine's knowledge of APIs lives in four tables, each in its own file of this folder:
+//
+// - `TaintSources` (Sources.swift): where a kind of flow starts.
+// - `TaintSinks` (Sinks.swift): where it does harm, each with the rule that reports it.
+// - `Transfers` (Transfers.swift): how values move through calls and member reads (builders, mutators,
+//   conversions, encoders and escapers, closures that receive a collection's elements).
+// - `Checks` (Checks.swift): what makes a value safe on a path (sanitizers, guards, allowlists, overflow
+//   checks, confirmations).
+//
+// Every entry names its API once for every language that spells it (`APISpelling`) and the kinds of flow
+// it applies to (`FlowKind`). The interpreter (`Interpreter*.swift`, `TaintEngine*.swift`) asks the tables
+// through their precomputed indexes and contains no API names of its own.
+
+/// A kind of value the engine follows from a source to a sink. A source starts one kind; transfers,
+/// checks and sinks say which kinds they apply to. A new kind is a new case here plus the table entries
+/// that start, move, check and stop it — not interpreter code.
+public enum FlowKind: String, Sendable, Hashable, CaseIterable {
+    /// Input an attacker controls, received through the app's entry points (URL schemes, script
+    /// messages, JavaScript bridges, peers, the network, the pasteboard...).
+    case untrusted
+
+    /// Every kind: what most transfers and checks apply to.
+    static let every: Set<FlowKind> = Set(allCases)
+    static let count = allCases.count
+}
+
+extension Set where Element == FlowKind {
+    /// The entry applies to every kind of flow (the interpreter's fast path).
+    var isEvery: Bool { count == FlowKind.count }
+}
+
+extension SourceKind {
+    /// The kind of flow a source of this kind starts.
+    public var flow: FlowKind {
+        switch self {
+        case .urlScheme, .universalLink, .scriptMessage, .javaScriptBridge, .peerToPeer, .network, .cloudRecord, .pasteboard,
+             .pickedDocument, .shareExtension, .pushNotification, .cLibrary, .remoteHandler:
+            .untrusted
+        }
+    }
+}
+
+extension Taint {
+    /// The kind of flow this taint is; nil for the symbolic taint of a parameter (while a summary is
+    /// computed), which stands for whatever a caller passes.
+    var flow: FlowKind? { source?.kind.flow }
+
+    /// Whether a table entry that applies to `kinds` applies to this taint.
+    func isAffected(by kinds: Set<FlowKind>) -> Bool {
+        guard let flow else { return true }
+        return kinds.contains(flow)
+    }
+}
+
+extension Array where Element == Taint {
+    /// Adds `check` to the taints whose kind of flow the entry applies to.
+    func adding(_ checks: Set<TaintCheck>, for kinds: Set<FlowKind>) -> [Taint] {
+        if kinds.isEvery {
+            return map { taint in
+                var copy = taint
+                copy.checks.formUnion(checks)
+                return copy
+            }
+        }
+        return map { taint in
+            guard taint.isAffected(by: kinds) else { return taint }
+            var copy = taint
+            copy.checks.formUnion(checks)
+            return copy
+        }
+    }
+}
+
+/// How one API is spelled in each language Moat reads. A table entry names its API once per language;
+/// the engine indexes every spelling.
+struct APISpelling: Sendable, Hashable {
+    /// Swift: base names of calls (`copyItem`), initializer type names (`WKUserScript`), member names, or
+    /// full names of implemented methods (`application(_:open:options:)`), as the table's field says.
+    var swift: [String]
+    /// Objective-C selectors (`copyItemAtURL:toURL:error:`) or, for members, property names.
+    var objc: [String]
+    /// C functions (`memcpy`), also callable from Swift and Objective-C.
+    var c: [String]
+
+    init(swift: [String] = [], objc: [String] = [], c: [String] = []) {
+        self.swift = swift
+        self.objc = objc
+        self.c = c
+    }
+
+    /// Every spelling, Swift first.
+    var names: [String] { swift + objc + c }
+    var isEmpty: Bool { swift.isEmpty && objc.isEmpty && c.isEmpty }
+}
+
+/// A rule on the words of a name (split by `CamelCase.words`, compared lowercased), for table entries that
+/// match functions the app names itself (`isValidHost`, `sanitizeFileName`, `confirmTransfer`).
+enum WordRule: Sendable, Hashable {
+    /// The first word is one of these.
+    case firstWord(Set<String>)
+    /// Some word is one of these.
+    case anyWord(Set<String>)
+    /// Some word starts with this.
+    case wordPrefix(String)
+    /// The name contains this text, in any of the spellings listed (a substring, not a word).
+    case substring([String])
+
+    func matches(name: String, words: [String]) -> Bool {
+        switch self {
+        case .firstWord(let set): return words.first.map(set.contains) ?? false
+        case .anyWord(let set): return words.contains(where: set.contains)
+        case .wordPrefix(let prefix): return words.contains { $0.hasPrefix(prefix) }
+        case .substring(let texts): return texts.contains { name.hasText($0) }
+        }
+    }
+}

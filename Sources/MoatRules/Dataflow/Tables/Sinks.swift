@@ -1,0 +1,260 @@
+import MoatCore
+import MoatSyntax
+
+/// What a sink does with untrusted data. Each kind belongs to one rule.
+public enum SinkKind: String, Sendable, Hashable, CaseIterable {
+    case filePath, javaScript, webViewLoad, openURL, classLookup, unarchive, memoryCopy, stringFromBuffer
+    case allocation, predicateFormat, sqlStatement, sensitiveAction
+
+    /// The rule that reports flows into this kind of sink.
+    public var ruleId: String {
+        switch self {
+        case .filePath: "MOAT-CODE-301"
+        case .classLookup, .unarchive: "MOAT-CODE-303"
+        case .memoryCopy, .stringFromBuffer: "MOAT-CODE-304"
+        case .allocation: "MOAT-CODE-305"
+        case .predicateFormat: "MOAT-CODE-306"
+        case .sqlStatement: "MOAT-CODE-307"
+        case .javaScript: "MOAT-PLAT-301"
+        case .webViewLoad: "MOAT-PLAT-302"
+        case .sensitiveAction: "MOAT-PLAT-303"
+        case .openURL: "MOAT-PLAT-304"
+        }
+    }
+}
+
+/// The part of a sink call a role designates.
+public enum SinkRole: String, Sendable, Hashable {
+    case path, script, url, html, className, data, classes, destination, source, length, count, buffer, size
+    case format, sql, argument
+}
+
+enum ArgumentSelector: Sendable, Hashable {
+    /// The argument with one of these labels (Swift label or Objective-C selector piece).
+    case label(Set<String>)
+    /// The argument at this position.
+    case index(Int)
+    /// The receiver of the call (`data` in `[data getBytes:...]`).
+    case receiver
+    /// Every argument.
+    case all
+}
+
+/// The roles of an entry's arguments in one language's form of the API.
+struct SinkForm: Sendable {
+    var roles: [(role: SinkRole, argument: ArgumentSelector)]
+    var requiredLabels: Set<String>? = nil
+}
+
+/// A sink entry as one of its spellings sees it: the roles and required labels of that spelling's form.
+struct SinkMatch: Sendable {
+    let sink: TaintSink
+    let roles: [(role: SinkRole, argument: ArgumentSelector)]
+    let requiredLabels: Set<String>?
+}
+
+/// One entry of the sink table.
+struct TaintSink: Sendable {
+    var kind: SinkKind
+    /// How messages name the API.
+    var api: String
+    /// Swift base names (or initializer type names), Objective-C selectors, C function names.
+    var spelling: APISpelling
+    var roles: [(role: SinkRole, argument: ArgumentSelector)]
+    /// When not empty, the receiver's chain of names (or its declared type) must mention one of these.
+    var receivers: [String] = []
+    /// When given, one argument must carry one of these labels (tells `write(to:)` from other `write`s).
+    var requiredLabels: Set<String>? = nil
+    /// How the Objective-C selectors pass the values, when not as `roles` says (`copyItemAtURL:toURL:error:`
+    /// passes the source first, where Swift labels it `at:`).
+    var objcForm: SinkForm? = nil
+    /// Only in C-family files.
+    var cFamilyOnly = false
+    /// The kinds of flow this sink reports.
+    var kinds: Set<FlowKind> = [.untrusted]
+}
+
+/// THE table of sinks, each with the rule it belongs to (`SinkKind.ruleId`). One entry per API: its Swift,
+/// Objective-C and C spellings; `objcForm` when the selectors pass the values differently.
+enum TaintSinks {
+    static let fileManager = ["FileManager", "fileManager", "NSFileManager", "defaultManager", "default", "manager", "fm"]
+
+    static let all: [TaintSink] = [
+        // MARK: File paths (MOAT-CODE-301): the destination of a write, copy, move, create or remove.
+        // `.source` is the file copied or moved: when it is the untrusted URL itself, the operation only
+        // works on a real file, whose last path component is a real name.
+        TaintSink(kind: .filePath, api: "FileManager.copyItem/moveItem/linkItem",
+                  spelling: APISpelling(swift: ["copyItem", "moveItem", "linkItem", "replaceItemAt"],
+                                        objc: ["copyItemAtURL:toURL:error:", "moveItemAtURL:toURL:error:", "linkItemAtURL:toURL:error:",
+                                               "copyItemAtPath:toPath:error:", "moveItemAtPath:toPath:error:", "linkItemAtPath:toPath:error:"]),
+                  roles: [(.path, .label(["to", "toPath"])), (.source, .label(["at", "atPath"]))], requiredLabels: ["to", "toPath"],
+                  objcForm: SinkForm(roles: [(.path, .label(["toURL", "toPath"])), (.source, .index(0))])),
+        TaintSink(kind: .filePath, api: "FileManager.removeItem",
+                  spelling: APISpelling(swift: ["removeItem", "trashItem"],
+                                        objc: ["removeItemAtURL:error:", "removeItemAtPath:error:", "trashItemAtURL:resultingItemURL:error:"]),
+                  roles: [(.path, .label(["at", "atPath"]))], requiredLabels: ["at", "atPath"],
+                  objcForm: SinkForm(roles: [(.path, .index(0))])),
+        TaintSink(kind: .filePath, api: "FileManager.createFile(atPath:contents:attributes:)",
+                  spelling: APISpelling(swift: ["createFile"], objc: ["createFileAtPath:contents:attributes:"]),
+                  roles: [(.path, .label(["atPath"]))], requiredLabels: ["atPath"],
+                  objcForm: SinkForm(roles: [(.path, .index(0))])),
+        TaintSink(kind: .filePath, api: "FileManager.createDirectory",
+                  spelling: APISpelling(swift: ["createDirectory"],
+                                        objc: ["createDirectoryAtURL:withIntermediateDirectories:attributes:error:",
+                                               "createDirectoryAtPath:withIntermediateDirectories:attributes:error:"]),
+                  roles: [(.path, .label(["at", "atPath"]))], requiredLabels: ["at", "atPath"],
+                  objcForm: SinkForm(roles: [(.path, .index(0))])),
+        TaintSink(kind: .filePath, api: "write(to:)",
+                  spelling: APISpelling(swift: ["write"],
+                                        objc: ["writeToFile:atomically:", "writeToURL:atomically:", "writeToURL:options:error:",
+                                               "writeToFile:options:error:", "writeToFile:atomically:encoding:error:",
+                                               "writeToURL:atomically:encoding:error:"]),
+                  roles: [(.path, .label(["to", "toFile"]))], requiredLabels: ["to", "toFile"],
+                  objcForm: SinkForm(roles: [(.path, .index(0))])),
+        TaintSink(kind: .filePath, api: "FileHandle(forWritingTo:)", spelling: APISpelling(swift: ["FileHandle"], objc: ["fileHandleForWritingAtPath:", "fileHandleForWritingToURL:error:", "fileHandleForUpdatingAtPath:"]),
+                  roles: [(.path, .label(["forWritingTo", "forWritingAtPath", "forUpdating", "forUpdatingAtPath",
+                                          "fileHandleForWritingAtPath", "fileHandleForWritingToURL", "fileHandleForUpdatingAtPath"]))]),
+
+        // MARK: JavaScript evaluation (MOAT-PLAT-301)
+        TaintSink(kind: .javaScript, api: "evaluateJavaScript", spelling: APISpelling(swift: ["evaluateJavaScript", "callAsyncJavaScript"], objc: ["evaluateJavaScript:completionHandler:", "evaluateJavaScript:inFrame:inContentWorld:completionHandler:", "callAsyncJavaScript:arguments:inFrame:inContentWorld:completionHandler:", "stringByEvaluatingJavaScriptFromString:"]),
+                  roles: [(.script, .index(0))]),
+        TaintSink(kind: .javaScript, api: "JSContext.evaluateScript", spelling: APISpelling(swift: ["evaluateScript"], objc: ["evaluateScript:", "evaluateScript:withSourceURL:"]),
+                  roles: [(.script, .index(0))]),
+        TaintSink(kind: .javaScript, api: "WKUserScript(source:)", spelling: APISpelling(swift: ["WKUserScript"], objc: ["initWithSource:injectionTime:forMainFrameOnly:"]),
+                  roles: [(.script, .label(["source", "initWithSource"]))]),
+
+        // MARK: Web view loads (MOAT-PLAT-302)
+        TaintSink(kind: .webViewLoad, api: "WKWebView.load", spelling: APISpelling(swift: ["load"], objc: ["loadRequest:"]), roles: [(.url, .index(0))],
+                  receivers: ["webView", "webview", "WebView"]),
+        TaintSink(kind: .webViewLoad, api: "WKWebView.loadFileURL(_:allowingReadAccessTo:)",
+                  spelling: APISpelling(swift: ["loadFileURL"], objc: ["loadFileURL:allowingReadAccessToURL:"]),
+                  roles: [(.url, .index(0)), (.url, .label(["allowingReadAccessTo", "allowingReadAccessToURL"]))]),
+        TaintSink(kind: .webViewLoad, api: "WKWebView.loadHTMLString(_:baseURL:)", spelling: APISpelling(swift: ["loadHTMLString"], objc: ["loadHTMLString:baseURL:"]),
+                  roles: [(.html, .index(0)), (.url, .label(["baseURL"]))]),
+
+        // MARK: Opening URLs (MOAT-PLAT-304)
+        TaintSink(kind: .openURL, api: "UIApplication.open(_:)", spelling: APISpelling(swift: ["open"], objc: ["openURL:", "openURL:options:completionHandler:"]),
+                  roles: [(.url, .index(0))], receivers: ["UIApplication", "application", "Application", "sharedApplication", "NSWorkspace"]),
+        TaintSink(kind: .openURL, api: "OpenURLAction", spelling: APISpelling(swift: ["openURL"]), roles: [(.url, .index(0))]),
+
+        // MARK: Deserialization (MOAT-CODE-303)
+        TaintSink(kind: .classLookup, api: "NSClassFromString", spelling: APISpelling(c: ["NSClassFromString", "objc_getClass", "objc_lookUpClass"]),
+                  roles: [(.className, .index(0))]),
+        TaintSink(kind: .unarchive, api: "NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)",
+                  spelling: APISpelling(swift: ["unarchivedObject", "unarchivedArrayOfObjects"], objc: ["unarchivedObjectOfClasses:fromData:error:", "unarchivedObjectOfClass:fromData:error:", "unarchivedArrayOfObjectsOfClasses:fromData:error:"]),
+                  roles: [(.classes, .index(0)), (.data, .label(["from", "fromData"]))]),
+
+        // MARK: Memory copies (MOAT-CODE-304)
+        TaintSink(kind: .memoryCopy, api: "memcpy", spelling: APISpelling(c: ["memcpy", "memmove", "__builtin_memcpy", "__builtin_memmove"]),
+                  roles: [(.destination, .index(0)), (.source, .index(1)), (.length, .index(2))]),
+        TaintSink(kind: .memoryCopy, api: "strcpy", spelling: APISpelling(c: ["strcpy", "strcat"]),
+                  roles: [(.destination, .index(0)), (.source, .index(1))], cFamilyOnly: true),
+        TaintSink(kind: .memoryCopy, api: "-[NSData getBytes:length:]", spelling: APISpelling(swift: ["getBytes"], objc: ["getBytes:length:"]),
+                  roles: [(.destination, .index(0)), (.length, .label(["length"])), (.source, .receiver)], requiredLabels: ["length"]),
+        TaintSink(kind: .memoryCopy, api: "Data.copyBytes(to:count:)", spelling: APISpelling(swift: ["copyBytes"]),
+                  roles: [(.destination, .label(["to"])), (.length, .label(["count"])), (.source, .receiver)], requiredLabels: ["count"]),
+        TaintSink(kind: .memoryCopy, api: "copyMemory(from:byteCount:)", spelling: APISpelling(swift: ["copyMemory"]),
+                  roles: [(.destination, .receiver), (.source, .label(["from"])), (.length, .label(["byteCount"]))],
+                  requiredLabels: ["byteCount"]),
+        TaintSink(kind: .stringFromBuffer, api: "String(utf16CodeUnits:count:)",
+                  spelling: APISpelling(swift: ["String", "NSString"], objc: ["initWithCharacters:length:", "stringWithCharacters:length:"]),
+                  roles: [(.buffer, .label(["utf16CodeUnits", "characters"])), (.count, .label(["count", "length"]))],
+                  requiredLabels: ["utf16CodeUnits", "characters"],
+                  objcForm: SinkForm(roles: [(.buffer, .index(0)), (.count, .index(1))])),
+
+        // MARK: Allocation sizes (MOAT-CODE-305; reported when an unchecked product reaches them)
+        TaintSink(kind: .allocation, api: "malloc", spelling: APISpelling(c: ["malloc", "alloca", "valloc"]), roles: [(.size, .index(0))]),
+        TaintSink(kind: .allocation, api: "realloc", spelling: APISpelling(c: ["realloc", "reallocf"]), roles: [(.size, .index(1))]),
+        TaintSink(kind: .allocation, api: "calloc", spelling: APISpelling(c: ["calloc"]), roles: [(.size, .index(0)), (.size, .index(1))]),
+        TaintSink(kind: .allocation, api: "allocate(byteCount:)", spelling: APISpelling(swift: ["allocate"]),
+                  roles: [(.size, .label(["byteCount", "capacity"]))]),
+        TaintSink(kind: .allocation, api: "Data(count:)",
+                  spelling: APISpelling(swift: ["Data", "NSMutableData"], objc: ["dataWithLength:", "initWithLength:", "dataWithCapacity:"]),
+                  roles: [(.size, .label(["count", "length", "capacity"]))],
+                  objcForm: SinkForm(roles: [(.size, .index(0))])),
+        TaintSink(kind: .allocation, api: "-[NSData initWithBytes:length:]", spelling: APISpelling(objc: ["dataWithBytes:length:", "initWithBytes:length:"]),
+                  roles: [(.size, .index(1))]),
+        // Comparisons (`==`, `!=`, `<`...): a wrapped product makes a length check pass.
+        TaintSink(kind: .allocation, api: "a length check", spelling: APISpelling(), roles: [(.size, .all)]),
+
+        // MARK: Queries (MOAT-CODE-306, MOAT-CODE-307)
+        TaintSink(kind: .predicateFormat, api: "NSPredicate(format:)",
+                  spelling: APISpelling(swift: ["NSPredicate"],
+                                        objc: ["predicateWithFormat:", "predicateWithFormat:arguments:", "predicateWithFormat:argumentArray:"]),
+                  roles: [(.format, .label(["format"]))], requiredLabels: ["format"],
+                  objcForm: SinkForm(roles: [(.format, .index(0))])),
+        TaintSink(kind: .sqlStatement, api: "sqlite3_exec/sqlite3_prepare",
+                  spelling: APISpelling(c: ["sqlite3_exec", "sqlite3_prepare", "sqlite3_prepare_v2", "sqlite3_prepare_v3", "sqlite3_prepare16", "sqlite3_prepare16_v2", "sqlite3_prepare16_v3"]),
+                  roles: [(.sql, .index(1))]),
+
+        // MARK: Sensitive actions (MOAT-PLAT-303): matched by the called method's name, see `SensitiveActions`.
+        TaintSink(kind: .sensitiveAction, api: "a sensitive action", spelling: APISpelling(), roles: [(.argument, .all)]),
+    ]
+
+    /// Each spelling's entries, in table order, with the roles of that spelling's form.
+    static let byName: [String: [SinkMatch]] = {
+        var table: [String: [SinkMatch]] = [:]
+        for sink in all {
+            let form = SinkMatch(sink: sink, roles: sink.roles, requiredLabels: sink.requiredLabels)
+            for name in sink.spelling.swift + sink.spelling.c { table[name, default: []].append(form) }
+            let objcForm = sink.objcForm.map { SinkMatch(sink: sink, roles: $0.roles, requiredLabels: $0.requiredLabels) } ?? form
+            for name in sink.spelling.objc { table[name, default: []].append(objcForm) }
+        }
+        return table
+    }()
+
+    /// Calls that look a class up by name: they return the looked-up class (MOAT-CODE-303 reports it when
+    /// used for anything but a check, see `Checks.classInspection`).
+    static let classLookupNames: Set<String> = Set(all.filter { $0.kind == .classLookup }.flatMap(\.spelling.names))
+    static let classLookup: TaintSink = all.first { $0.kind == .classLookup }!
+    static let sensitiveAction: TaintSink = all.first { $0.kind == .sensitiveAction }!
+    static let lengthComparison: TaintSink = all.first { $0.api == "a length check" }!
+}
+
+/// Method names that perform an action a URL must not trigger on its own (MASTG-TEST-0075): place a call,
+/// pay, delete, send, transfer, change settings, sign in or out.
+enum SensitiveActions {
+    static let verbs: Set<String> = ["call", "dial", "purchase", "buy", "pay", "checkout", "delete", "erase",
+                                     "wipe", "send", "transfer", "withdraw", "logout", "signout", "login", "signin",
+                                     "authenticate", "authorize", "remove", "change", "update", "set", "reset", "save"]
+    /// Verbs that are sensitive only with one of these objects (`changePassword`, `updateSettings`, `removeAccount`).
+    static let qualifiedVerbs: Set<String> = ["remove", "change", "update", "set", "reset", "save"]
+    static let sensitiveObjects: Set<String> = ["setting", "settings", "password", "passcode", "pin", "email", "phone", "preference",
+                                                "preferences", "config", "configuration", "account", "permission", "permissions",
+                                                "card", "payment", "payee", "contact", "device", "user", "member", "friend",
+                                                "credential", "credentials", "address", "recipient", "limit"]
+    /// Objects that make any verb harmless bookkeeping.
+    static let harmlessObjects: Set<String> = ["analytics", "event", "events", "log", "logs", "metric", "metrics", "telemetry",
+                                               "breadcrumb", "observer", "observers", "notification", "animation", "animations",
+                                               "subview", "subviews", "superview", "gesture", "constraint", "constraints", "cache",
+                                               "layout", "title", "image", "text", "color", "needs", "display", "frame", "hidden",
+                                               "delegate", "target", "value", "object", "state", "selected", "highlighted", "completion",
+                                               "handler", "callback", "block", "backward", "forward", "as"]
+
+    /// Analytics, logging and tracking calls (`tracker.send(event:)`, `Analytics.logEvent`).
+    static func isBookkeeping(labels: [String], receiver: Expression?) -> Bool {
+        for label in labels where CamelCase.words(label).contains(where: { harmlessObjects.contains($0.lowercased()) }) { return true }
+        guard let receiver else { return false }
+        return receiver.nameChain.contains { link in
+            let lowered = link.lowercased()
+            return ["analytics", "tracker", "tracking", "logger", "log", "telemetry", "metrics", "crashlytics"].contains { lowered.hasText($0) }
+        }
+    }
+
+    /// The verb that makes this method name sensitive, or nil. `name` is a Swift base name or the first
+    /// selector piece.
+    static func action(in name: String) -> String? {
+        let words = CamelCase.words(name).map { $0.lowercased() }
+        guard var verb = words.first else { return nil }
+        var rest = Array(words.dropFirst())
+        // logOut, signOut, logIn, signIn
+        if (verb == "log" || verb == "sign"), let next = rest.first, next == "out" || next == "in" {
+            verb += next
+            rest.removeFirst()
+        }
+        guard verbs.contains(verb) else { return nil }
+        if rest.contains(where: harmlessObjects.contains) { return nil }
+        if qualifiedVerbs.contains(verb), !rest.contains(where: sensitiveObjects.contains) { return nil }
+        return verb
+    }
+}

@@ -1,0 +1,300 @@
+import MoatCore
+
+// The parts of a source file that do not ship (see `NonShippingReason` for the one definition):
+// - `#if` clauses (Swift `#if/#elseif/#else`, C-family `#if/#ifdef/#ifndef/#elif/#else`) whose condition
+//   can only hold in a debug or a simulator build: `DEBUG`, `defined(DEBUG)`, `targetEnvironment(simulator)`,
+//   `TARGET_OS_SIMULATOR`, `TARGET_IPHONE_SIMULATOR`, combined with `&&`, `||` and `!`. An `#else` clause
+//   holds when every earlier condition is false, so the `#else` of `#if DEBUG` ships and the `#else` of
+//   `#if !DEBUG` does not. Directives are read from the text, line by line (outside comments), so the
+//   answer is the same however the front end lowered the group.
+// - SwiftUI preview providers: a type or extension that adopts `PreviewProvider`. (`#Preview { }` bodies
+//   are freestanding macro declarations the Swift front end does not lower: no rule can report in them.)
+// - The `then` branch of `if <value> == .debug { … }` (or `.debug == <value>`) and of
+//   `if _isDebugAssertConfiguration() { … }`: code for a debug build configuration. Its `else` ships.
+
+extension NonShippingRegion {
+    /// Non-shipping regions of a file, in source order (nested regions may overlap).
+    /// `mentionsDebug`: whether the file names `debug` or `_isDebugAssertConfiguration` at all (from the
+    /// summary's names), so that only those files are walked for debug-configuration checks.
+    public static func regions(in file: CodeFile, mentionsDebug: Bool = true) -> [NonShippingRegion] {
+        var regions = conditionalRegions(in: file)
+        for type in file.allTypes where type.inherits.contains(where: { Self.lastComponent($0) == "PreviewProvider" }) {
+            regions.append(NonShippingRegion(range: type.range, reason: .preview))
+        }
+        if mentionsDebug {
+            file.forEachStatement { statement, _ in
+                guard case .ifStatement(let conditions, let then, _) = statement.kind, conditions.count == 1,
+                      case .expression(let condition) = conditions[0], isDebugConfigurationCheck(condition) else { return }
+                regions.append(NonShippingRegion(range: then.range, reason: .debugOnly))
+            }
+        }
+        return regions.sorted { ($0.startLine, $0.startColumn, $0.endLine) < ($1.startLine, $1.startColumn, $1.endLine) }
+    }
+
+    init(range: SourceRange, reason: NonShippingReason) {
+        self.init(startLine: range.start.line, startColumn: range.start.column,
+                  endLine: range.end.line, endColumn: range.end.column, reason: reason)
+    }
+
+    static func lastComponent(_ name: String) -> Substring {
+        let trimmed = name.split(separator: "<").first ?? Substring(name)
+        return trimmed.split(separator: ".").last ?? trimmed
+    }
+
+    /// `x == .debug`, `.debug == x`, `_isDebugAssertConfiguration()`.
+    static func isDebugConfigurationCheck(_ expression: Expression) -> Bool {
+        switch expression.kind {
+        case .binary(let op, let lhs, let rhs) where op == "==":
+            return [lhs, rhs].contains { side in
+                if case .member(nil, "debug") = side.kind { return true }
+                return false
+            }
+        case .call(let callee, let arguments, _):
+            return arguments.isEmpty && callee.name == "_isDebugAssertConfiguration"
+        case .wrapped(_, let inner):
+            return isDebugConfigurationCheck(inner)
+        default:
+            return false
+        }
+    }
+
+    // MARK: Conditional compilation
+
+    private struct OpenGroup {
+        var previous: [CompilationCondition] = []
+        var clauseStartLine: Int
+        var clauseReason: NonShippingReason?
+    }
+
+    static func conditionalRegions(in file: CodeFile) -> [NonShippingRegion] {
+        let directives = directiveLines(in: file)
+        guard !directives.isEmpty else { return [] }
+        var regions: [NonShippingRegion] = []
+        var stack: [OpenGroup] = []
+        func close(_ group: OpenGroup, before line: Int) {
+            if let reason = group.clauseReason, group.clauseStartLine + 1 <= line - 1 {
+                regions.append(NonShippingRegion(startLine: group.clauseStartLine + 1, startColumn: 1,
+                                                 endLine: line - 1, endColumn: Int.max, reason: reason))
+            }
+        }
+        func open(_ condition: CompilationCondition?, at line: Int, after previous: [CompilationCondition]) -> OpenGroup {
+            // The clause holds when every earlier condition is false and its own is true.
+            var reason: NonShippingReason?
+            for earlier in previous { reason = reason ?? earlier.reasonWhenFalse }
+            if let condition { reason = reason ?? condition.reasonWhenTrue }
+            return OpenGroup(previous: previous + (condition.map { [$0] } ?? []), clauseStartLine: line, clauseReason: reason)
+        }
+        for (line, text) in directives {
+            let (keyword, rest) = splitDirective(text)
+            switch keyword {
+            case "if":
+                stack.append(open(CompilationCondition.parse(rest), at: line, after: []))
+            case "ifdef":
+                stack.append(open(.atom(rest.trimmingSpaces()), at: line, after: []))
+            case "ifndef":
+                stack.append(open(.not(.atom(rest.trimmingSpaces())), at: line, after: []))
+            case "elseif", "elif":
+                guard let group = stack.popLast() else { continue }
+                close(group, before: line)
+                stack.append(open(CompilationCondition.parse(rest), at: line, after: group.previous))
+            case "else":
+                guard let group = stack.popLast() else { continue }
+                close(group, before: line)
+                stack.append(open(nil, at: line, after: group.previous))
+            case "endif":
+                guard let group = stack.popLast() else { continue }
+                close(group, before: line)
+            default:
+                continue
+            }
+        }
+        return regions
+    }
+
+    /// `#if COND` → ("if", "COND"); `# ifdef X` → ("ifdef", "X"). Trailing comments removed.
+    static func splitDirective(_ text: String) -> (String, String) {
+        var body = Substring(text.drop { $0 == " " || $0 == "\t" }.dropFirst())
+        body = body.drop { $0 == " " || $0 == "\t" }
+        let keyword = body.prefix { $0.isLetter }
+        var rest = Array(body.dropFirst(keyword.count))
+        // A comment ends the condition.
+        if let slash = rest.indices.first(where: { rest[$0] == "/" && $0 + 1 < rest.count && (rest[$0 + 1] == "/" || rest[$0 + 1] == "*") }) {
+            rest = Array(rest[..<slash])
+        }
+        return (String(keyword), String(rest))
+    }
+
+    /// Lines whose first non-blank character is `#` and that start outside a comment, with their text.
+    static func directiveLines(in file: CodeFile) -> [(line: Int, text: String)] {
+        var result: [(Int, String)] = []
+        var candidates: [(line: Int, offset: Int)] = []
+        var line = 1
+        var atLineStart = true
+        var offset = 0
+        for byte in file.source.utf8 {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                atLineStart = true
+            } else if atLineStart {
+                if byte == UInt8(ascii: "#") { candidates.append((line, offset)) }
+                if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") { atLineStart = false }
+            }
+            offset += 1
+        }
+        guard !candidates.isEmpty else { return [] }
+        for candidate in candidates {
+            if file.comments.contains(where: { $0.range.start.offset < candidate.offset && candidate.offset < $0.range.end.offset }) {
+                continue
+            }
+            result.append((candidate.line, file.line(candidate.line)))
+        }
+        return result
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" || first == "\r" { slice.removeFirst() }
+        while let last = slice.last, last == " " || last == "\t" || last == "\r" { slice.removeLast() }
+        return String(slice)
+    }
+}
+
+/// A compilation condition, parsed just enough to know whether it can only hold in a debug or a
+/// simulator build.
+indirect enum CompilationCondition: Equatable {
+    case atom(String)
+    case not(CompilationCondition)
+    case and(CompilationCondition, CompilationCondition)
+    case or(CompilationCondition, CompilationCondition)
+    case unknown
+
+    /// Why code under this condition does not ship, when the condition can only be true in such builds.
+    var reasonWhenTrue: NonShippingReason? {
+        switch self {
+        case .atom(let name):
+            switch name {
+            case "DEBUG": return .debugOnly
+            case "targetEnvironment(simulator)", "TARGET_OS_SIMULATOR", "TARGET_IPHONE_SIMULATOR": return .simulatorOnly
+            default: return nil
+            }
+        case .not(let inner): return inner.reasonWhenFalse
+        case .and(let lhs, let rhs): return lhs.reasonWhenTrue ?? rhs.reasonWhenTrue
+        case .or(let lhs, let rhs):
+            guard let left = lhs.reasonWhenTrue, rhs.reasonWhenTrue != nil else { return nil }
+            return left
+        case .unknown: return nil
+        }
+    }
+
+    /// Why code does not ship when this condition is false, if it can only be false in such builds.
+    var reasonWhenFalse: NonShippingReason? {
+        switch self {
+        case .atom, .unknown: return nil
+        case .not(let inner): return inner.reasonWhenTrue
+        case .and(let lhs, let rhs):
+            guard let left = lhs.reasonWhenFalse, rhs.reasonWhenFalse != nil else { return nil }
+            return left
+        case .or(let lhs, let rhs): return lhs.reasonWhenFalse ?? rhs.reasonWhenFalse
+        }
+    }
+
+    static func parse(_ text: String) -> CompilationCondition {
+        var parser = Parser(tokens: tokenize(text))
+        let result = parser.parseOr()
+        return parser.index == parser.tokens.count ? result : .unknown
+    }
+
+    static func tokenize(_ text: String) -> [String] {
+        var tokens: [String] = []
+        var current = ""
+        func flush() { if !current.isEmpty { tokens.append(current); current = "" } }
+        var characters = Array(text)[...]
+        while let character = characters.first {
+            characters = characters.dropFirst()
+            if character.isLetter || character.isNumber || character == "_" || character == "." {
+                current.append(character)
+            } else {
+                flush()
+                if character == " " || character == "\t" || character == "\r" || character == "\\" { continue }
+                if (character == "&" || character == "|" || character == "=") && characters.first == character {
+                    characters = characters.dropFirst()
+                    tokens.append(String([character, character]))
+                } else if character == "!" && characters.first == "=" {
+                    characters = characters.dropFirst()
+                    tokens.append("!=")
+                } else {
+                    tokens.append(String(character))
+                }
+            }
+        }
+        flush()
+        return tokens
+    }
+
+    struct Parser {
+        let tokens: [String]
+        var index = 0
+
+        var peek: String? { index < tokens.count ? tokens[index] : nil }
+
+        mutating func parseOr() -> CompilationCondition {
+            var result = parseAnd()
+            while peek == "||" {
+                index += 1
+                result = .or(result, parseAnd())
+            }
+            return result
+        }
+
+        mutating func parseAnd() -> CompilationCondition {
+            var result = parseUnary()
+            while peek == "&&" {
+                index += 1
+                result = .and(result, parseUnary())
+            }
+            return result
+        }
+
+        mutating func parseUnary() -> CompilationCondition {
+            if peek == "!" {
+                index += 1
+                return .not(parseUnary())
+            }
+            return parsePrimary()
+        }
+
+        mutating func parsePrimary() -> CompilationCondition {
+            guard let token = peek else { return .unknown }
+            if token == "(" {
+                index += 1
+                let inner = parseOr()
+                if peek == ")" { index += 1 } else { return .unknown }
+                return inner
+            }
+            guard token.first.map({ $0.isLetter || $0 == "_" || $0.isNumber }) == true else { return .unknown }
+            index += 1
+            var result: CompilationCondition = .atom(token)
+            if peek == "(" {
+                // `defined(X)`, `targetEnvironment(simulator)`, `os(iOS)`, `canImport(UIKit)`.
+                index += 1
+                var argument = ""
+                while let next = peek, next != ")" { argument += next; index += 1 }
+                guard peek == ")" else { return .unknown }
+                index += 1
+                result = token == "defined" ? .atom(argument) : .atom("\(token)(\(argument))")
+            }
+            // `DEBUG == 1`, `TARGET_OS_SIMULATOR != 0`: compared with a number.
+            if let comparison = peek, comparison == "==" || comparison == "!=" {
+                index += 1
+                guard let number = peek, let value = Int(number) else { return .unknown }
+                index += 1
+                let isTrue = (comparison == "==") == (value != 0)
+                return isTrue ? result : .not(result)
+            }
+            if token == "0" { return .atom("0") }
+            return result
+        }
+    }
+}

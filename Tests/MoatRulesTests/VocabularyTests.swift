@@ -1,0 +1,44 @@
+import Testing
+import MoatCore
+@testable import MoatRules
+
+/// The API vocabulary: each API declared once, its spellings derived, and the places that read it see
+/// the same names.
+struct VocabularyTests {
+    @Test func spellingsAreDerivedFromTheDeclaration() {
+        #expect(APIs.keyedUnarchiverLegacy.swiftBaseNames
+                == ["unarchiveObject", "unarchiveTopLevelObjectWithData", "unarchiveObjectWithData", "unarchiveObjectWithFile"])
+        #expect(APIs.keyedUnarchiverLegacyInit.swiftBaseNames == ["NSKeyedUnarchiver"])
+        #expect(APIs.secTrustEvaluateLegacy.importedFunctionSymbols == ["_SecTrustEvaluate"])
+        #expect(APIs.uiWebView.classSymbols == ["_OBJC_CLASS_$_UIWebView"])
+        #expect(APIs.classLookup.callNames == ["NSClassFromString", "objc_getClass", "objc_lookUpClass", "classNamed:"])
+    }
+
+    @Test func noSpellingBelongsToTwoAPIs() {
+        var owner: [String: String] = [:]
+        for api in APIs.all {
+            #expect(!api.fullCallNames.isEmpty || !api.classes.isEmpty, "\(api.name) has no spelling")
+            for name in api.fullCallNames {
+                if let other = owner[name] { Issue.record("\(name) is spelled by both \(other) and \(api.name)") }
+                owner[name] = api.name
+            }
+        }
+        #expect(Set(APIs.all.map(\.name)).count == APIs.all.count, "two APIs share a name")
+    }
+
+    @Test func theRulesAndTheBinaryChecksReadTheSameSelectors() {
+        // The source rule and its binary check judge the same unarchiver API.
+        #expect(InsecureUnarchivingRule.insecureMethods.isSuperset(of: APIs.keyedUnarchiverLegacy.selectors))
+        #expect(Set(InsecureUnarchivingRule.insecureSelectors)
+                == Set(APIs.keyedUnarchiverLegacy.selectors + APIs.keyedUnarchiverLegacyInit.selectors))
+        #expect(InsecureUnarchivingRule.insecureMethods
+                == ["unarchiveObject", "unarchiveTopLevelObjectWithData", "unarchiveObjectWithData", "unarchiveObjectWithFile",
+                    "unarchiveObjectWithData:", "unarchiveObjectWithFile:", "unarchiveTopLevelObjectWithData:error:"])
+        #expect(WebViewJavaScriptLocalContentRule.scriptNames == [
+            "evaluateJavaScript", "callAsyncJavaScript", "addUserScript", "addScriptMessageHandler", "addUserScript:",
+            "evaluateJavaScript:completionHandler:", "evaluateJavaScript:inFrame:inContentWorld:completionHandler:",
+            "callAsyncJavaScript:arguments:inFrame:inContentWorld:completionHandler:", "addScriptMessageHandler:name:",
+            "addScriptMessageHandler:contentWorld:name:", "addScriptMessageHandlerWithReply:contentWorld:name:",
+        ])
+    }
+}
