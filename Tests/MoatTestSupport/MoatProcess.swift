@@ -18,10 +18,12 @@ enum MoatProcess {
         return fallback
     }
 
-    /// The user cache folder every `moat` the tests run is given (`XDG_CACHE_HOME`): one temporary folder
-    /// per test process, so that tests never write to the real `~/.cache`.
+    /// The user cache folder every `moat` the tests run is given (`XDG_CACHE_HOME`), so that tests never
+    /// write to the real `~/.cache`. One folder shared by every test run: Moat's size limit bounds it
+    /// (least recently used entries evicted), so runs do not pile up folders; entries are written
+    /// atomically and keyed by content, so concurrent runs only share hits.
     static let cacheHome: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("moat-tests-xdg-cache-\(getpid())")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("moat-tests-xdg-cache")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }()

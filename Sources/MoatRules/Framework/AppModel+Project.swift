@@ -280,11 +280,20 @@ public struct AppUnit: Sendable {
         return String(path[..<slash])
     }
 
-    /// An app's Info.plist (not an extension's, not test code): the file that marks where an app's folder is.
+    /// An app's Info.plist (not an extension's, a framework's or a test bundle's, not in test code): the file
+    /// that marks where an app's folder is. `CFBundlePackageType` `APPL` says so; when the type is not
+    /// written literally, a key only apps have (launch screen, scenes, main storyboard, orientations,
+    /// `LSRequiresIPhoneOS`, URL types) does.
     static func isAppInfoPlist(_ plist: PropertyListDocument) -> Bool {
-        plist.kind == .infoPlist && ShippingScope.reason(forPath: plist.path) == nil && plist.root["NSExtension"] == nil
-            && plist.root["EXAppExtensionAttributes"] == nil
+        guard plist.kind == .infoPlist, ShippingScope.reason(forPath: plist.path) == nil, plist.root["NSExtension"] == nil,
+              plist.root["EXAppExtensionAttributes"] == nil else { return false }
+        if let type = plist.root["CFBundlePackageType"]?.string, !type.contains("$(") { return type == "APPL" }
+        return appOnlyKeys.contains { plist.root[$0] != nil }
     }
+
+    static let appOnlyKeys = ["UILaunchScreen", "UILaunchStoryboardName", "UIApplicationSceneManifest", "UIMainStoryboardFile",
+                              "UISupportedInterfaceOrientations", "LSRequiresIPhoneOS", "CFBundleURLTypes",
+                              "UIApplicationSupportsIndirectInputEvents"]
 
     /// Units of the files no project target references. Each loose app Info.plist roots a unit at the
     /// highest folder above it that holds no other app (no other app Info.plist, no Xcode project): the

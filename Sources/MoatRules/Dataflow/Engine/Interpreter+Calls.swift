@@ -29,39 +29,41 @@ struct CallSite {
     var inputs: [Taint] { receiverTaints.merging(argumentTaints.flatMap { $0 }) }
 }
 
-/// The steps of `evalCall`, named after the functions that run them.
+/// The steps of `evalCall`, in the order they run, named after the functions that run them.
 enum CallStepName: String, CaseIterable, Sendable {
     case readSource, evaluateReceiver, readPropertyCall, evaluateArguments, analyzeClosures, readIntoCOutArguments, checkOverflow
     case reachSinks, reachSensitiveAction, useLookedUpClass, confirm, applySummary, applyOtherFileSummary, mutateReceiver
     case writeOutArguments, transferResult
 }
 
-/// One step of `evalCall`: returns the call's taints when it decides them, nil to go on to the next step.
-typealias CallStep = @Sendable (inout FunctionInterpreter, inout CallSite, inout InterpreterState) -> [Taint]?
-
 extension FunctionInterpreter {
     // MARK: Calls
 
-    /// The steps of a call, in order; the first that returns taints decides what the call returns. Steps
-    /// that decide nothing still record flows, bind out-parameters or mark the state.
-    static let callSteps: [(name: CallStepName, step: CallStep)] = [
-        (.readSource, { $0.readSource(&$1, &$2) }),
-        (.evaluateReceiver, { $0.evaluateReceiver(&$1, &$2) }),
-        (.readPropertyCall, { $0.readPropertyCall(&$1, &$2) }),
-        (.evaluateArguments, { $0.evaluateArguments(&$1, &$2) }),
-        (.analyzeClosures, { $0.analyzeClosures(&$1, &$2) }),
-        (.readIntoCOutArguments, { $0.readIntoCOutArguments(&$1, &$2) }),
-        (.checkOverflow, { $0.checkOverflow(&$1, &$2) }),
-        (.reachSinks, { $0.reachSinks(&$1, &$2) }),
-        (.reachSensitiveAction, { $0.reachSensitiveAction(&$1, &$2) }),
-        (.useLookedUpClass, { $0.useLookedUpClass(&$1, &$2) }),
-        (.confirm, { $0.confirm(&$1, &$2) }),
-        (.applySummary, { $0.applySummary(&$1, &$2) }),
-        (.applyOtherFileSummary, { $0.applyOtherFileSummary(&$1, &$2) }),
-        (.mutateReceiver, { $0.mutateReceiver(&$1, &$2) }),
-        (.writeOutArguments, { $0.writeOutArguments(&$1, &$2) }),
-        (.transferResult, { $0.transferResult(&$1, &$2) }),
-    ]
+    /// The steps of a call, in order (`CallStepName`); the first that returns taints decides what the call
+    /// returns. Steps that decide nothing still record flows, bind out-parameters or mark the state.
+    static let callSteps: [CallStepName] = CallStepName.allCases
+
+    /// Runs one step: the call's taints when the step decides them, nil to go on to the next.
+    mutating func run(_ step: CallStepName, _ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        switch step {
+        case .readSource: readSource(&call, &state)
+        case .evaluateReceiver: evaluateReceiver(&call, &state)
+        case .readPropertyCall: readPropertyCall(&call, &state)
+        case .evaluateArguments: evaluateArguments(&call, &state)
+        case .analyzeClosures: analyzeClosures(&call, &state)
+        case .readIntoCOutArguments: readIntoCOutArguments(&call, &state)
+        case .checkOverflow: checkOverflow(&call, &state)
+        case .reachSinks: reachSinks(&call, &state)
+        case .reachSensitiveAction: reachSensitiveAction(&call, &state)
+        case .useLookedUpClass: useLookedUpClass(&call, &state)
+        case .confirm: confirm(&call, &state)
+        case .applySummary: applySummary(&call, &state)
+        case .applyOtherFileSummary: applyOtherFileSummary(&call, &state)
+        case .mutateReceiver: mutateReceiver(&call, &state)
+        case .writeOutArguments: writeOutArguments(&call, &state)
+        case .transferResult: transferResult(&call, &state)
+        }
+    }
 
     mutating func evalCall(_ expression: Expression, _ state: inout InterpreterState) -> [Taint] {
         guard case .call(let callee, let arguments, let isMessageSend) = expression.kind else { return [] }
@@ -69,8 +71,8 @@ extension FunctionInterpreter {
         if case .member(let base, _) = callee.unwrapped.kind { receiver = base }
         var call = CallSite(expression: expression, callee: callee, arguments: arguments, isMessageSend: isMessageSend,
                             name: callee.name ?? "", baseName: callee.baseCallName ?? "", receiver: receiver)
-        for (_, step) in Self.callSteps {
-            if let result = step(&self, &call, &state) { return call.addedTaints.isEmpty ? result : result.merging(call.addedTaints) }
+        for step in Self.callSteps {
+            if let result = run(step, &call, &state) { return call.addedTaints.isEmpty ? result : result.merging(call.addedTaints) }
         }
         return call.addedTaints.isEmpty ? call.inputs : call.inputs.merging(call.addedTaints)
     }
@@ -270,8 +272,7 @@ extension FunctionInterpreter {
     /// A mutation of a local collection or string (`Transfers.calls`, `.mutatesReceiver`): the arguments
     /// flow into the receiver's variable; the call returns nothing.
     mutating func mutateReceiver(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
-        guard let receiver = call.receiver, let root = receiver.rootName,
-              let entry = Transfers.callTransfer(name: call.name, baseName: call.baseName, { $0 == .mutatesReceiver }) else { return nil }
+        guard let entry = Transfers.mutators[call.name], let receiver = call.receiver, let root = receiver.rootName else { return nil }
         var added = call.argumentTaints.flatMap { $0 }
         if !entry.kinds.isEvery { added = added.filter { $0.isAffected(by: entry.kinds) } }
         if !added.isEmpty {
@@ -291,8 +292,7 @@ extension FunctionInterpreter {
             let incoming = everything.filter { $0.classLookup == nil }
             if !incoming.isEmpty { state.vars[path, default: []].merge(incoming.mapTaints { $0.lineage.insert(path) }) }
         }
-        if let entry = Transfers.callTransfer(name: call.name, baseName: call.baseName, { if case .copiesArgument = $0 { true } else { false } }),
-           case .copiesArgument(let from, let into, let arity) = entry.effect, call.arguments.count == arity,
+        if let entry = Transfers.copies[call.name], case .copiesArgument(let from, let into, let arity) = entry.effect, call.arguments.count == arity,
            let root = stripped(call.arguments[into].value).rootName, !call.argumentTaints[from].isEmpty {
             var copied = call.argumentTaints[from]
             if !entry.kinds.isEvery { copied = copied.filter { $0.isAffected(by: entry.kinds) } }

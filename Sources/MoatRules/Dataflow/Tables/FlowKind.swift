@@ -114,6 +114,12 @@ struct APISpelling: Sendable, Hashable {
         self.c = c
     }
 
+    /// These spellings and more (for an API the vocabulary declares, with spellings it does not).
+    func adding(swift: [String] = [], objc: [String] = [], c: [String] = []) -> APISpelling {
+        APISpelling(swift: self.swift + swift.filter { !self.swift.contains($0) }, objc: self.objc + objc.filter { !self.objc.contains($0) },
+                    c: self.c + c.filter { !self.c.contains($0) })
+    }
+
     /// Every spelling, Swift first.
     var names: [String] { swift + objc + c }
     var isEmpty: Bool { swift.isEmpty && objc.isEmpty && c.isEmpty }

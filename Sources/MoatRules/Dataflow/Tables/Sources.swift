@@ -221,7 +221,8 @@ enum TaintSources {
 
         // MARK: Decoders: what they return is as untrusted as what they read
         TaintSource(kind: .network, description: "decoded data",
-                    pattern: .decoder(names: APISpelling(swift: ["decode", "jsonObject", "propertyList"], objc: ["JSONObjectWithData:options:error:", "propertyListWithData:options:format:error:"]))),
+                    pattern: .decoder(names: APISpelling(APIs.jsonSerializationRead, APIs.propertyListSerializationRead)
+                        .adding(swift: ["decode"]))),
     ]
 
     /// Parameter sources by function full name.
