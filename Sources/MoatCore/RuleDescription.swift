@@ -12,6 +12,26 @@ public enum RuleKind: String, Codable, Sendable, CaseIterable {
     case binary
 }
 
+/// What a rule's findings rest on. The severity policy (README, "Severity policy") ties the severity a
+/// rule may claim to its evidence, and a test over the rule metadata enforces it.
+public enum RuleEvidence: String, Codable, Sendable, CaseIterable {
+    /// A dataflow path from an untrusted source to a sink, followed by the dataflow engine.
+    case dataflow
+    /// A definite value that weakens a protection: a configuration key (`NSAllowsArbitraryLoads`), an API
+    /// argument or property set to a weakening value (`allowFileAccessFromFileURLs = true`), a call that
+    /// turns a check off (`.useCredential` without evaluating the trust), a component that cannot be secured
+    /// (UIWebView), a literal in a documented credential format, a build or signing fact of a binary.
+    case configuration
+    /// A pattern that is suspicious but not proof: names (`password`, `token`), shapes of code, deprecated
+    /// APIs. At most medium, and a medium pattern rule has low confidence.
+    case pattern
+    /// A fact about the attack surface (entitlements, URL schemes, bridges...), not a defect. Info only.
+    case inventory
+    /// An App Store or privacy-manifest requirement (purpose strings, required-reason APIs, tracking domains),
+    /// not a security weakness. At most medium.
+    case compliance
+}
+
 /// Everything a rule says about itself. The catalogue, `moat explain`, SARIF rule metadata and the example
 /// tests are all generated from this one value.
 public struct RuleDescription: Sendable, Codable {
@@ -23,6 +43,9 @@ public struct RuleDescription: Sendable, Codable {
     public var kind: RuleKind
     public var severity: Severity
     public var confidence: Confidence
+    /// What the findings rest on (see `RuleEvidence`). Defaults to `.inventory` for inventory rules and to
+    /// `.pattern` otherwise, so a rule claims more only by saying so.
+    public var evidence: RuleEvidence
     public var cwe: [Int]
     /// MASVS v2 control ids, e.g. `MASVS-NETWORK-1`.
     public var masvs: [String]
@@ -41,7 +64,7 @@ public struct RuleDescription: Sendable, Codable {
     public var examples: [RuleExample]
 
     public init(id: String, slug: String, title: String, kind: RuleKind, severity: Severity,
-                confidence: Confidence, cwe: [Int], masvs: [String], mastg: [String], rationale: String,
+                confidence: Confidence, evidence: RuleEvidence? = nil, cwe: [Int], masvs: [String], mastg: [String], rationale: String,
                 fix: String, references: [String] = [], isInventory: Bool = false, supersedes: [String] = [],
                 examples: [RuleExample]) {
         self.id = id
@@ -50,6 +73,7 @@ public struct RuleDescription: Sendable, Codable {
         self.kind = kind
         self.severity = severity
         self.confidence = confidence
+        self.evidence = evidence ?? (isInventory ? .inventory : .pattern)
         self.cwe = cwe
         self.masvs = masvs
         self.mastg = mastg
@@ -126,5 +150,26 @@ public struct ExampleFile: Sendable, Codable {
             }
         }
         return (output, markers)
+    }
+}
+
+extension RuleEvidence {
+    /// The severity policy (README, "Severity policy"): why a finding or a rule of this evidence may not
+    /// claim this severity and confidence, or nil when it may. High and critical need a dataflow path or a
+    /// definite weakening value; a pattern is at most medium, and at medium only with low confidence;
+    /// compliance is at most medium; inventory is info.
+    public func policyViolation(severity: Severity, confidence: Confidence) -> String? {
+        switch self {
+        case .dataflow, .configuration:
+            return nil
+        case .pattern:
+            if severity > .medium { return "a pattern is at most medium, not \(severity.rawValue)" }
+            if severity == .medium, confidence > .low { return "a medium pattern has low confidence, not \(confidence.rawValue)" }
+            return nil
+        case .compliance:
+            return severity > .medium ? "a compliance matter is at most medium, not \(severity.rawValue)" : nil
+        case .inventory:
+            return severity == .info ? nil : "inventory is info, not \(severity.rawValue)"
+        }
     }
 }

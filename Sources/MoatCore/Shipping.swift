@@ -70,8 +70,9 @@ public struct NonShippingRegion: Codable, Sendable, Hashable {
 
 /// Shipping versus non-shipping files, decided by the path alone (relative, `/`-separated).
 ///
-/// - **test**: a folder named `Tests`, `Test`, `Specs` or `Spec` (any case), or whose name ends in `Tests`
-///   or `Specs` (`AppTests/`, `AppUITests/`, `CoreSpecs/`); a file whose name before the first dot ends in
+/// - **test**: a folder named `Tests`, `Test`, `Specs` or `Spec` (any case), or whose name ends in `Tests`,
+///   `Specs`, `TestSupport` or `TestHelpers`, or starts with `UITest` (`AppTests/`, `AppUITests/`,
+///   `CoreSpecs/`, `UITestsFoundation/`); a file whose name before the first dot ends in
 ///   `Tests`, `Spec` or `Specs` (`LoginTests.swift`, `LoginSpec.m`).
 /// - **mock**: a folder named `Mocks`, `Mock`, `Stubs` or `Fakes` (any case); a file whose name before the
 ///   first dot starts with `Mock` followed by an upper-case letter (`MockURLSession.swift`) or ends in
@@ -99,7 +100,8 @@ public enum ShippingScope {
 
     static func reason(forFolder name: Substring) -> NonShippingReason? {
         let lower = name.lowercased()
-        if ["tests", "test", "specs", "spec"].contains(lower) || name.hasSuffix("Tests") || name.hasSuffix("Specs") {
+        if ["tests", "test", "specs", "spec"].contains(lower) || name.hasSuffix("Tests") || name.hasSuffix("Specs")
+            || name.hasPrefix("UITest") || name.hasSuffix("TestSupport") || name.hasSuffix("TestHelpers") {
             return .test
         }
         if ["mocks", "mock", "stubs", "fakes"].contains(lower) { return .mock }

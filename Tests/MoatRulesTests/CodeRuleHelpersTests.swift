@@ -31,12 +31,14 @@ struct SecretHeuristicsTests {
     }
 
     @Test func secretValuesAndPlaceholders() {
-        for value in ["Winter2024!", "q8Zr2LmN4pXv7TbW", "9f8e7d6c5b4a39281716f5e4d3c2b1a0", "hunter22"] {
+        for value in ["Winter2024!", "q8Zr2LmN4pXv7TbW", "9f8e7d6c5b4a39281716f5e4d3c2b1a0", "hunter22",
+                      "eyJhbGciOiJIUzI1NiJ9.e30.ZRrHA1JJJW8opsbCGfG_HACGpVUMN_a9IV7pAx_Zmeo", "QmTzRwKvLxNbYcHdJf"] {
             #expect(SecretNaming.looksLikeSecretValue(value), "\(value)")
         }
         for value in ["", "YOUR_API_KEY", "<token>", "xxx", "xxxxxxxx", "password", "Enter your password", "auth_token",
                       "login.password.title", "https://auth.example.com/token", "/var/mobile/token", "%@", "abc",
-                      "{{secret}}", "changeme"] {
+                      "{{secret}}", "changeme", "refresh", "accesstoken", "Bearer", "com.Example.Reader.BackgroundSession",
+                      "com.example.app2.uploads", "mockPassword1", "preview-token-0001", "fakeToken123", "yes-it-is"] {
             #expect(!SecretNaming.looksLikeSecretValue(value), "\(value)")
         }
     }
@@ -54,7 +56,13 @@ struct SecretHeuristicsTests {
         #expect(KnownCredential.match("sk_live_") == nil)
         let google = try #require(KnownCredential.match("AIza" + "SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"))
         #expect(google.severity == .low && google.confidence == .low)
-        #expect(KnownCredential.match("pk_live_51H8xQ2ExampleKeyValue00") == nil)
+        // Publishable client keys: reported at low, as keys to restrict, not as leaked secrets.
+        let publishable = try #require(KnownCredential.match("pk_live_51H8xQ2ExampleKeyValue00"))
+        #expect(publishable.isPublishable && publishable.severity == .low && publishable.confidence == .low)
+        #expect(KnownCredential.match("appl_" + "Qm4Tz8RwK2vLx9NbYc3Hd7JfPsA")?.isPublishable == true)
+        #expect(KnownCredential.match("phc_" + "7Hq2Lx9VmR4tNb8WcZk3Ys6Pd1Jf5Ga0Ue2Ko9Mw")?.isPublishable == true)
+        #expect(KnownCredential.match("sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc")?.isPublishable == false)
+        #expect(KnownCredential.match("appl_") == nil, "a bare prefix")
     }
 
     @Test func redactionMasksGivenValuesAndKnownFormats() {
@@ -66,6 +74,27 @@ struct SecretHeuristicsTests {
         #expect(!redacted.contains(aws))
         #expect(redacted.contains("Wint…[redacted]"))
         #expect(Redaction.redact("no secrets here", masking: [""]) == "no secrets here")
+    }
+
+    @Test func redactionLeavesIdentifiersAndOrdinaryStrings() {
+        // A value that an identifier starts with: the identifier stays, the literal is masked.
+        #expect(Redaction.redact(#"refreshToken: "refresh9Q""#, masking: ["refresh9Q"]) == #"refreshToken: "refr…[redacted]""#)
+        #expect(Redaction.redact(#"let refresh9Qx = "refresh9Q""#, masking: ["refresh9Q"]) == #"let refresh9Qx = "refr…[redacted]""#)
+        // A value standing alone outside quotes (a plist value, an unquoted argument) is masked.
+        #expect(Redaction.redact("password = Adm1nPa55;", masking: ["Adm1nPa55"]) == "password = Adm1…[redacted];")
+        // Ordinary strings: identifiers, notification names, reverse-DNS names, sentences, URLs.
+        for text in [#"NotificationCenter.default.post(name: .init("com.example.reader.sessionDidRefresh2"), object: nil)"#,
+                     #"tableView.register(Cell.self, forCellReuseIdentifier: "ArticleListTableViewCell2")"#,
+                     #"let key = "UIApplicationLaunchOptionsRemoteNotification""#,
+                     #"label.text = "Your session expired, please sign in again""#,
+                     #"let base = "https://api.example.com/v2/articles?page=20""#] {
+            #expect(Redaction.redact(text) == text, "\(text)")
+        }
+        // Secrets still are masked without being named: long random tokens, hex keys, known formats.
+        let hex = "9f8e7d6c5b4a3928" + "1716f5e4d3c2b1a0"
+        #expect(Redaction.redact("let k = \"" + hex + "\"") == "let k = \"9f8e…[redacted]\"")
+        let random = "q8Zr2LmN4pXv" + "7TbWk3Yd9Hs1"
+        #expect(Redaction.redact("x(\"" + random + "\")") == "x(\"q8Zr…[redacted]\")")
     }
 }
 
@@ -89,6 +118,22 @@ struct CodeRuleEvidenceTests {
         #expect(result.findings.filter { $0.ruleId.hasPrefix("MOAT-CRYP-2") }.count == 6)
         let encoded = String(decoding: try JSONEncoder().encode(result.findings), as: UTF8.self)
         for secret in secrets { #expect(!encoded.contains(secret), "\(secret) leaked into a finding") }
+    }
+
+    /// The evidence masks the secret value, never the identifier that holds it.
+    @Test func evidenceKeepsIdentifiers() throws {
+        let source = """
+        struct Session {
+            func store(_ keychain: Keychain) { keychain.password = "Pa55w0rd9"; keychain.lastPa55w0rd9Check = 0 }
+            func login(client: Client) { client.login(user: "admin", password: "Adm1nPa55") }
+        }
+        """
+        let result = try RuleExampleHarness.scan(files: [("Session.swift", source)])
+        let findings = result.findings.filter { $0.ruleId == "MOAT-CRYP-203" }.sorted { $0.location.line < $1.location.line }
+        #expect(findings.map(\.evidence) == [#"func store(_ keychain: Keychain) { keychain.password = "Pa55…[redacted]"; keychain.lastPa55w0rd9Check = 0 }"#,
+                                            #"func login(client: Client) { client.login(user: "admin", password: "Adm1…[redacted]") }"#])
+        let encoded = String(decoding: try JSONEncoder().encode(result.findings), as: UTF8.self)
+        #expect(!encoded.contains("\"Pa55w0rd9") && !encoded.contains("Adm1nPa55"))
     }
 }
 

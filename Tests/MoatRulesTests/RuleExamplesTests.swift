@@ -22,6 +22,8 @@ struct RuleExamplesTests {
                     "\(ruleId) triggering example \(index): expected \(expected.sorted { $0.description < $1.description }), got \(reported.sorted { $0.description < $1.description })")
             for finding in result.findings where finding.ruleId == ruleId {
                 #expect(!finding.message.isEmpty && finding.message != rule.title, "\(ruleId): messages must be specific to the occurrence")
+                let violation = rule.evidence.policyViolation(severity: finding.severity, confidence: finding.confidence)
+                #expect(violation == nil, "\(ruleId) example \(index) reports \(finding.severity.rawValue)/\(finding.confidence.rawValue) at \(finding.location.path):\(finding.location.line): \(violation ?? "")")
                 // Inventory rules say what they list as data (the attack surface reads that, not the message).
                 #expect(rule.isInventory == (finding.inventory != nil), "\(ruleId): inventory rules, and only they, attach a typed entry")
             }

@@ -15,7 +15,8 @@ struct ShippingScopeTests {
             ("App/Mocks/Session.swift", .mock), ("App/MockURLSession.swift", .mock), ("App/SessionMock.swift", .mock),
             ("App/Fixtures/user.plist", .fixture), ("App/Preview Content/Sample.swift", .preview),
             ("App/Mockingbird.swift", nil), ("App/Contests/A.swift", nil), ("App/Login.swift", nil),
-            ("App/Latest/A.swift", nil), ("App/ABTest.swift", nil),
+            ("App/Latest/A.swift", nil), ("App/ABTest.swift", nil), ("UITestsFoundation/Screens/Login.swift", .test),
+            ("Networking/NetworkingTestSupport/Stub.swift", .test), ("App/UIText/A.swift", nil),
         ]
         for (path, reason) in cases {
             #expect(ShippingScope.reason(forPath: path) == reason, "\(path)")
@@ -237,6 +238,8 @@ struct ShippingScopeTests {
     <?xml version="1.0" encoding="UTF-8"?>
     <plist version="1.0">
     <dict>
+        <key>CFBundlePackageType</key>
+        <string>APPL</string>
         <key>CFBundleDisplayName</key>
         <string>Tiny</string>
         <key>NSLocationWhenInUseUsageDescription</key>
@@ -248,6 +251,8 @@ struct ShippingScopeTests {
     <?xml version="1.0" encoding="UTF-8"?>
     <plist version="1.0">
     <dict>
+        <key>UILaunchScreen</key>
+        <dict/>
         <key>CFBundleDisplayName</key>
         <string>Other</string>
     </dict>
@@ -280,7 +285,7 @@ struct ShippingScopeTests {
         let monorepo = try TemporaryTree(both)
         defer { monorepo.remove() }
         let aloneRows = Self.rows(try alone.scan(), under: "")
-        #expect(aloneRows.contains { $0.hasPrefix("MOAT-PRIV-103 Info.plist:6 ") }, "\(aloneRows)")
+        #expect(aloneRows.contains { $0.hasPrefix("MOAT-PRIV-103 Info.plist:8 ") }, "\(aloneRows)")
         let together = try monorepo.scan()
         #expect(Self.rows(together, under: "Tiny") == aloneRows)
         // The other app's code needs its own usage description, and does not use Tiny's.

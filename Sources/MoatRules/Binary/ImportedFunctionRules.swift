@@ -7,7 +7,7 @@ import MoatFormats
 public struct UnsafeCStringFunctionRule: BinaryRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-404", slug: "unsafe-c-string-function", title: "Unbounded C string function imported",
-        kind: .binary, severity: .low, confidence: .medium, cwe: [676, 120],
+        kind: .binary, severity: .low, confidence: .medium, evidence: .configuration, cwe: [676, 120],
         masvs: ["MASVS-CODE-4"], mastg: ["MASTG-TEST-0086"],
         rationale: "`strcpy`, `strcat`, `sprintf` and `vsprintf` write as many bytes as the input holds, whatever the size of the destination; `gets` reads a whole line into a buffer of unknown size and cannot be used safely at all. With the size known at compile time, clang's fortify checks replace them by `__strcpy_chk` and friends; an import of the plain function means at least one call copies without a bound. Whether the input can be longer than the buffer is not visible in the binary, so this is a prompt to review the calls.",
         fix: "Use the bounded forms with the destination size: `strlcpy`, `strlcat`, `snprintf`, `vsnprintf`, and `fgets` instead of `gets` (or Swift strings and `Data`).",

@@ -100,7 +100,7 @@ extension MissingPurposeStringRule: BinaryRule {
             let what = clause.anchor + (others.isEmpty ? "" : " (with \(others.joined(separator: ", ")))")
             let framework = binary.role == .framework || binary.role == .library
             sink.report("\(binary.name) uses \(what), which needs \(permission.satisfyingKeys[0]) for \(permission.resource), but \(info.path) does not have it: \(permission.consequence).",
-                        in: binary, symbol: clause.anchor, severity: permission.missingSeverity,
+                        in: binary, symbol: clause.anchor, severity: min(permission.missingSeverity, .medium),
                         confidence: framework ? .medium : .high)
         }
     }

@@ -9,7 +9,7 @@ private func injectable(_ taint: Taint) -> Bool {
 public struct PredicateFormatInjectionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-306", slug: "untrusted-predicate-format", title: "Untrusted data in an NSPredicate format",
-        kind: .source, severity: .medium, confidence: .high, cwe: [943],
+        kind: .source, severity: .medium, confidence: .high, evidence: .dataflow, cwe: [943],
         masvs: ["MASVS-CODE-4"], mastg: [],
         rationale: "The format string of an NSPredicate is parsed as predicate language. Input spliced into it can rewrite the query (`x' OR TRUEPREDICATE OR 'a`), read records it should not match, or use key paths and functions to reach other data or crash the app.",
         fix: "Keep the format constant and pass input as an argument: `NSPredicate(format: \"name == %@\", name)`; use `%K` for key names that come from an allowlist.",
@@ -44,6 +44,34 @@ public struct PredicateFormatInjectionRule: SourceRule {
                 [self showNotesMatching:predicate];
             }
             """),
+            .triggering("Offers.swift", """
+            func filteredOffers(_ offers: [Offer]) throws -> [Offer] {
+                let rule = try String(contentsOf: URL(string: "https://api.example.com/offers/rule")!, encoding: .utf8)
+                let predicate = ↓NSPredicate(format: "category == '\\(rule)'")
+                return offers.filter { predicate.evaluate(with: $0) }
+            }
+            """, note: "Remote content becomes predicate language."),
+            .triggering("Offers.m", """
+            - (NSArray *)filteredOffers:(NSArray *)offers {
+                NSURL *endpoint = [NSURL URLWithString:@"https://api.example.com/offers/rule"];
+                NSString *rule = [NSString stringWithContentsOfURL:endpoint encoding:NSUTF8StringEncoding error:nil];
+                return [offers filteredArrayUsingPredicate:↓[NSPredicate predicateWithFormat:rule]];
+            }
+            """),
+            .nonTriggering("Offers.swift", """
+            func filteredOffers(_ offers: [Offer]) throws -> [Offer] {
+                let category = try String(contentsOf: URL(string: "https://api.example.com/offers/category")!, encoding: .utf8)
+                let predicate = NSPredicate(format: "category == %@", category)
+                return offers.filter { predicate.evaluate(with: $0) }
+            }
+            """, note: "The downloaded value is an argument, not part of the format."),
+            .nonTriggering("Offers.m", """
+            - (NSArray *)filteredOffers:(NSArray *)offers {
+                NSURL *ruleURL = [[NSBundle mainBundle] URLForResource:@"offer-rule" withExtension:@"txt"];
+                NSString *rule = [NSString stringWithContentsOfURL:ruleURL encoding:NSUTF8StringEncoding error:nil];
+                return [offers filteredArrayUsingPredicate:[NSPredicate predicateWithFormat:rule]];
+            }
+            """, note: "A format shipped in the app's bundle is not remote content."),
         ])
 
     public init() {}
@@ -65,7 +93,7 @@ public struct PredicateFormatInjectionRule: SourceRule {
 public struct SQLInjectionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-307", slug: "untrusted-sql-statement", title: "Untrusted data in an SQL statement",
-        kind: .source, severity: .high, confidence: .high, cwe: [89],
+        kind: .source, severity: .high, confidence: .high, evidence: .dataflow, cwe: [89],
         masvs: ["MASVS-CODE-4"], mastg: [],
         rationale: "An SQL statement built by interpolating or formatting input lets a quote in that input end the literal and append SQL: read other tables, change or delete rows, or attach another database file.",
         fix: "Keep the statement constant with `?` placeholders and bind the values with `sqlite3_bind_text`/`sqlite3_bind_int64` after `sqlite3_prepare_v2`.",
@@ -105,6 +133,25 @@ public struct SQLInjectionRule: SourceRule {
                 sqlite3_prepare_v2(self.db, sql.UTF8String, -1, &statement, NULL);
             }
             """, note: "A number cannot change the statement."),
+            .triggering("Sync.swift", """
+            import SQLite3
+            func applyServerTag(_ db: OpaquePointer?) {
+                let endpoint = URL(string: "https://sync.example.com/tag")!
+                guard let data = try? Data(contentsOf: endpoint), let tag = String(data: data, encoding: .utf8) else { return }
+                ↓sqlite3_exec(db, "UPDATE notes SET tag = '\\(tag)'", nil, nil, nil)
+            }
+            """, note: "Remote content becomes SQL."),
+            .nonTriggering("Sync.swift", """
+            import SQLite3
+            func applyServerTag(_ db: OpaquePointer?) {
+                let endpoint = URL(string: "https://sync.example.com/tag")!
+                guard let data = try? Data(contentsOf: endpoint), let tag = String(data: data, encoding: .utf8) else { return }
+                var statement: OpaquePointer?
+                sqlite3_prepare_v2(db, "UPDATE notes SET tag = ?", -1, &statement, nil)
+                sqlite3_bind_text(statement, 1, tag, -1, nil)
+                sqlite3_step(statement)
+            }
+            """, note: "Bound as a parameter."),
         ])
 
     public init() {}

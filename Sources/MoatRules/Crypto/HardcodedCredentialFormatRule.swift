@@ -2,13 +2,14 @@ import MoatCore
 import MoatSyntax
 
 /// String literals in a well-known credential format (`KnownCredential`): PEM private keys, AWS access key
-/// ids, GitHub, Slack and Stripe secret tokens (high), Google API keys (low: usually public by design).
+/// ids, GitHub, Slack and Stripe secret tokens (high); publishable client keys (`KnownCredential.publishable`:
+/// RevenueCat, PostHog, Stripe publishable, Mapbox public, Google API keys) at low, with a note to restrict them.
 /// Placeholders and documented examples (`…EXAMPLE`) are skipped. Evidence is redacted.
 public struct HardcodedCredentialFormatRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CRYP-201", slug: "hardcoded-credential",
         title: "Hard-coded private key or service credential",
-        kind: .source, severity: .high, confidence: .high, cwe: [798, 321],
+        kind: .source, severity: .high, confidence: .high, evidence: .configuration, cwe: [798, 321],
         masvs: ["MASVS-CRYPTO-2", "MASVS-STORAGE-1"], mastg: ["MASTG-TEST-0062"],
         rationale: "Anything compiled into the app can be extracted from the IPA with `strings`. A private key or a service token in the binary is public: attackers sign as you, call your cloud APIs on your bill, or read your repositories and chat workspaces.",
         fix: "Revoke the credential now and remove it from the code and history. Keep server credentials on a server; give the app short-lived, user-scoped tokens; generate device keys on the device (Secure Enclave / Keychain). Restrict keys that must ship (Google API keys) to your bundle id and APIs.",
@@ -27,6 +28,13 @@ public struct HardcodedCredentialFormatRule: SourceRule {
             let stripe = ↓"sk_live_4eC39HqLyjWDarjtT1zdp7dc"
             let maps = ↓"AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"
             """, note: "The Google key is reported at low severity and confidence."),
+            .triggering("Purchases.swift", """
+            func configureSDKs() {
+                Purchases.configure(withAPIKey: ↓"appl_Qm4Tz8RwK2vLx9NbYc3Hd7JfPsA")
+                PostHogSDK.shared.setup(PostHogConfig(apiKey: ↓"phc_7Hq2Lx9VmR4tNb8WcZk3Ys6Pd1Jf5Ga0Ue2Ko9Mw"))
+                StripeAPI.defaultPublishableKey = ↓"pk_live_51Mq8Tz2RwK4vLx9NbYc3Hd7Jf"
+            }
+            """, note: "Publishable client keys (RevenueCat, PostHog, Stripe publishable, Mapbox `pk.`, Google `AIza`): reported at low severity and confidence, as keys to restrict in the vendor's dashboard, not as leaked secrets."),
             .triggering("Secrets.m", """
             static NSString *const kStripeKey = ↓@"sk_live_4eC39HqLyjWDarjtT1zdp7dc";
             """),
@@ -58,7 +66,7 @@ public struct HardcodedCredentialFormatRule: SourceRule {
     /// How the literals `KnownCredential` recognizes start (a PEM block at its `-----BEGIN` line), as words of
     /// string literals.
     static let literalPrefixes = ["BEGIN", "AKIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "sk_live_", "rk_live_",
-                                  "sk_test_", "AIza"]
+                                  "sk_test_", "AIza", "appl_", "goog_", "amzn_", "phc_", "pk_", "pk"]
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
@@ -66,8 +74,10 @@ public struct HardcodedCredentialFormatRule: SourceRule {
         file.forEachExpression { expression, _ in
             guard let value = Self.literalText(expression), let match = KnownCredential.match(value),
                   !Self.isDocumentedExample(value) else { return }
-            sink.report("String literal is \(match.description): anything in the app binary is public. Revoke it and keep it off the device.",
-                        in: file, at: expression.range, severity: match.severity, confidence: match.confidence,
+            let message = match.isPublishable
+                ? "String literal is \(match.description), a client key the vendor documents as safe to ship in an app: it identifies the app, it does not authorize privileged calls. Restrict it server-side in the vendor's dashboard (bundle id, allowed APIs) and keep secret keys off the device."
+                : "String literal is \(match.description): anything in the app binary is public. Revoke it and keep it off the device."
+            sink.report(message, in: file, at: expression.range, severity: match.severity, confidence: match.confidence,
                         evidence: Redaction.redact(file.line(expression.range.start.line).trimmed(of: " \t"), masking: [value]))
         }
     }

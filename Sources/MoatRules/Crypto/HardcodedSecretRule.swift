@@ -6,14 +6,15 @@ import MoatSyntax
 /// a call argument labelled as one (`login(user:password:)`, `URLCredential(user:password:persistence:)`),
 /// or a dictionary entry whose key names one (`"client_secret": "…"`). The value must look real
 /// (`SecretNaming.looksLikeSecretValue`): placeholders, sentences, URLs, paths, localization keys and
-/// storage-key names stay quiet; so do publishable keys (`pk_…`). Literals in a known credential format
+/// storage-key names, words and identifiers (`refresh`, `accesstoken`, reverse-DNS names), mock and
+/// preview values stay quiet; so do publishable client keys (`KnownCredential.publishable`). Literals in a known credential format
 /// (MOAT-CRYP-201) or used as a crypto key (MOAT-CRYP-202) are left to those rules. Enum case raw values
 /// (`CodingKeys`) are not values the app uses as secrets.
 public struct HardcodedSecretRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CRYP-203", slug: "hardcoded-secret",
         title: "Hard-coded password, token or API secret",
-        kind: .source, severity: .high, confidence: .medium, cwe: [798, 259],
+        kind: .source, severity: .medium, confidence: .low, cwe: [798, 259],
         masvs: ["MASVS-STORAGE-1", "MASVS-CRYPTO-2"], mastg: ["MASTG-TEST-0062", "MASTG-TEST-0052"],
         rationale: "Secrets in the source end up in the binary, where `strings` or a disassembler reveal them, and in every copy of the app. A shared password or client secret cannot be rotated without an update and cannot tell one user from another.",
         fix: "Remove the secret from the app: authenticate users and fetch short-lived tokens from your server, keep per-user secrets in the Keychain, and rotate the leaked value.",
@@ -62,6 +63,23 @@ public struct HardcodedSecretRule: SourceRule {
             let deviceToken = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
             let isPasswordSet = "yes-it-is"
             """, note: "CodingKeys, storage and localization keys, publishable keys, hashes, placeholders, prompts, headers, URLs, APNs device tokens and flags."),
+            .nonTriggering("Session.swift", """
+            final class Session: NSObject, NSCoding {
+                static let accessToken = "accesstoken"
+                static let refreshToken = "refresh"
+                static let backgroundSessionID = "com.Example.Reader.BackgroundSession"
+                static let uploadSessionID = "com.example.app2.uploads"
+                let revenueCatAPIKey = "appl_Qm4Tz8RwK2vLx9NbYc3Hd7JfPsA"
+                let posthogApiKey = "phc_7Hq2Lx9VmR4tNb8WcZk3Ys6Pd1Jf5Ga0Ue2Ko9Mw"
+                let previewToken = "preview-token-0001"
+                let password = "mockPassword1"
+                let bearer = "Bearer"
+                static let jwtToken = "payments-ai-query/jwt"
+                static let Password = "password="
+                let startToken = "\\u{001A}"
+                let pinPassword = "12345678"
+            }
+            """, note: "Key names and identifiers (words, reverse-DNS names), publishable client keys (MOAT-CRYP-201 reports them at low), mock and preview values: a secret needs a plausible value."),
         ])
 
     public init() {}

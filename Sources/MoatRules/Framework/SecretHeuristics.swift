@@ -118,6 +118,14 @@ public enum SecretNaming {
 
     public static func isSecretName(_ name: String) -> Bool { kind(ofName: name) != nil }
 
+    /// A name for a token that is not a credential: an APNs device token, a push or registration token, a
+    /// pagination token (`pushToken`, `ServerConstants.deviceToken`, `nextPageToken`).
+    public static func isNonCredentialTokenName(_ name: String) -> Bool {
+        let parts = words(name)
+        guard let last = parts.last, ["token", "tokens", "id", "identifier"].contains(last) else { return false }
+        return parts.dropLast().contains { nonCredentialTokenQualifiers.contains($0) }
+    }
+
     /// True for values that are obviously not real secrets: empty, templates, `YOUR_API_KEY`, `<token>`,
     /// `xxx`, repeated characters, format strings.
     public static func isPlaceholder(_ value: String) -> Bool {
@@ -125,6 +133,7 @@ public enum SecretNaming {
         if trimmed.isEmpty { return true }
         let lower = trimmed.lowercased()
         let markers = ["your", "placeholder", "example", "changeme", "change_me", "insert", "replace", "dummy", "sample",
+                       "mock", "fake", "stub", "preview",
                        "todo", "fixme", "<", ">", "{{", "}}", "${", "$(", "%@", "%s", "%d", "xxx", "***", "...", "…",
                        "redacted", "secret_here", "token_here", "key_here"]
         if markers.contains(where: { lower.contains($0) }) { return true }
@@ -143,6 +152,49 @@ public enum SecretNaming {
         if value.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" }) { return false }
         if value.contains("://") || value.hasPrefix("/") || value.hasPrefix("~") { return false }
         if looksLikeKeyName(value) { return false }
+        return isPlausibleSecret(value)
+    }
+
+    /// Whether a value has the shape of a secret rather than of a word or a name. A value made only of
+    /// letters and separators (`refresh`, `accesstoken`, `Bearer`, `com.Example.BackgroundSession`,
+    /// `yes-it-is`) is a word, a key name or an identifier unless it is long and random-looking (at least
+    /// 16 letters, both cases, short runs between case changes: `q8ZrLmNpXvTbWkQd` without its digits). A
+    /// reverse-DNS identifier (`com.example.app2.session`: a short lowercase first label) is a name. Anything else (digits or symbols
+    /// among letters: `Winter2024!`, hex, base64, a JWT) is plausible.
+    public static func isPlausibleSecret(_ value: String) -> Bool {
+        // Escapes (`\u{001A}`, a delimiter) are written by people, not pasted from a key generator.
+        if value.contains("\\u{") || value.contains(where: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }) {
+            return false
+        }
+        // A query parameter or field name (`password=`, `token:`): the name of a value, not a value.
+        var value = Substring(value)
+        while let last = value.last, "=:&?".contains(last), value.count > 1, !value.dropLast().hasSuffix("=") { value = value.dropLast() }
+        let separators: Set<Character> = ["_", "-", "."]
+        // An API path (`payments/connection_tokens`, `jetpack-openai-query/jwt`): lowercase words between slashes.
+        if value.contains("/"), value.split(separator: "/").allSatisfy({ part in
+            !part.isEmpty && part.allSatisfy { ($0.isLowercase && $0.isLetter) || separators.contains($0) }
+        }) {
+            return false
+        }
+        // Counting digits (`1234`, `12345678`): a placeholder.
+        if value.count >= 4, value.allSatisfy(\.isNumber) {
+            let digits = value.compactMap(\.wholeNumberValue)
+            if zip(digits, digits.dropFirst()).allSatisfy({ ($1 - $0 + 10) % 10 == 1 }) { return false }
+        }
+        let core = value.filter { !separators.contains($0) }
+        guard !core.isEmpty else { return false }
+        if value.contains("."), !value.hasPrefix("."), !value.hasSuffix("."), !value.contains(".."),
+           let top = value.split(separator: ".").first, (2...10).contains(top.count), top.allSatisfy({ $0.isLowercase && $0.isASCII }),
+           value.split(separator: ".").allSatisfy({ part in
+               part.first?.isLetter == true && part.allSatisfy { ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") && $0.isASCII }
+           }), value.split(separator: ".").count >= 3 {
+            return false
+        }
+        if core.allSatisfy(\.isLetter) {
+            guard core.count >= 16, core.contains(where: \.isUppercase), core.contains(where: \.isLowercase) else { return false }
+            let runs = words(core)
+            return Double(core.count) / Double(max(runs.count, 1)) < 3.5
+        }
         return true
     }
 
@@ -182,6 +234,44 @@ public enum KnownCredential {
         public var description: String
         public var severity: Severity
         public var confidence: Confidence
+        /// A client key the vendor documents as safe to ship in an app (`publishableFormats`).
+        public var isPublishable = false
+    }
+
+    /// Client keys that vendors document as publishable: they identify the app to the vendor's SDK and are
+    /// meant to ship in it; what they can do is limited by the vendor (and should be restricted further
+    /// in its dashboard). Reported at low severity and confidence, with that note, never as a leaked secret.
+    /// Values in these formats are not secrets for the name-based rule either.
+    /// - RevenueCat public SDK keys `appl_` (App Store), `goog_` (Google Play), `amzn_` (Amazon); its secret
+    ///   keys start with `sk_`.
+    /// - PostHog project API keys `phc_` (its personal API keys, `phx_`, are secret).
+    /// - Stripe publishable keys `pk_live_` and `pk_test_` (the secret ones are `sk_…`/`rk_…`).
+    /// - Mapbox public access tokens `pk.` (secret tokens are `sk.`).
+    /// - Google API keys `AIza` (Maps, Firebase client keys), 39 characters; restrict them to the bundle id.
+    /// Sentry DSNs carry a public key too, but they are URLs, which no secret rule takes for a secret.
+    /// Algolia search-only keys, Mixpanel and Amplitude project tokens cannot be told from secret keys by
+    /// their format, so they are judged by the name-based rule like any other value.
+    static let publishableFormats: [(prefix: String, vendor: String, minimum: Int, maximum: Int, extra: Set<Character>)] = [
+        ("appl_", "a RevenueCat public SDK key", 16, 64, []),
+        ("goog_", "a RevenueCat public SDK key", 16, 64, []),
+        ("amzn_", "a RevenueCat public SDK key", 16, 64, []),
+        ("phc_", "a PostHog project API key", 20, 64, []),
+        ("pk_live_", "a Stripe publishable key", 16, 255, []),
+        ("pk_test_", "a Stripe test publishable key", 16, 255, []),
+        ("pk.", "a Mapbox public access token", 40, 512, [".", "-", "_"]),
+        ("AIza", "a Google API key", 35, 35, ["-", "_"]),
+    ]
+
+    /// The publishable client key format a literal is in, if any.
+    public static func publishable(_ literal: String) -> Match? {
+        let token = literal.trimmingCharacters(in: .whitespaces)
+        for format in publishableFormats where token.hasPrefix(format.prefix) {
+            let rest = token.dropFirst(format.prefix.count)
+            guard rest.count >= format.minimum, rest.count <= format.maximum,
+                  rest.allSatisfy({ (($0.isLetter || $0.isNumber) && $0.isASCII) || format.extra.contains($0) }) else { continue }
+            return Match(description: format.vendor, severity: .low, confidence: .low, isPublishable: true)
+        }
+        return nil
     }
 
     public static func match(_ literal: String) -> Match? {
@@ -217,10 +307,6 @@ public enum KnownCredential {
         if body(after: "sk_test_", minimum: 16, allowed: alnum) {
             return Match(description: "a Stripe test secret key", severity: .low, confidence: .medium)
         }
-        if body(after: "AIza", minimum: 35, maximum: 35, allowed: alnumDash) {
-            return Match(description: "a Google API key (often public by design; restrict it to your bundle id in the console)",
-                         severity: .low, confidence: .low)
-        }
-        return nil
+        return publishable(token)
     }
 }

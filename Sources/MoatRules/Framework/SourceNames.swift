@@ -5,7 +5,7 @@ import MoatSyntax
 /// interpolations), and apart from them the words inside its string literals. Comments are skipped.
 ///
 /// Rules use it as a gate before walking the code model: a rule declares the API names it matches, as
-/// data, and skips a file that mentions none of them (`unit.names.containsAny(Self.names)`). A gate only
+/// data, and skips a file that mentions none of them (`unit.names.containsAny(Self.requiredNames)`). A gate only
 /// lets a rule skip files that cannot match; it never decides a finding. It answers for whole names, so
 /// a rule lists every spelling it matches (`kSecAttrAccessibleAlways` and `.always`...).
 public struct SourceNames: Sendable {
@@ -100,31 +100,23 @@ private struct NameLexer {
         self.swift = swift
     }
 
-    private static let slash = UInt8(ascii: "/")
-    private static let star = UInt8(ascii: "*")
-    private static let quote = UInt8(ascii: "\"")
-    private static let apostrophe = UInt8(ascii: "'")
-    private static let backslash = UInt8(ascii: "\\")
-    private static let hash = UInt8(ascii: "#")
-    private static let newline = UInt8(ascii: "\n")
-    private static let openParen = UInt8(ascii: "(")
-    private static let closeParen = UInt8(ascii: ")")
+    // Bytes compared with plain integer operators (transparent even in debug builds, unlike range
+    // patterns), since every byte of every file goes through here.
+    private static let slash: UInt8 = 0x2F          // /
+    private static let star: UInt8 = 0x2A           // *
+    private static let quote: UInt8 = 0x22          // "
+    private static let apostrophe: UInt8 = 0x27     // '
+    private static let backslash: UInt8 = 0x5C      // \
+    private static let hash: UInt8 = 0x23           // #
+    private static let newline: UInt8 = 0x0A
+    private static let openParen: UInt8 = 0x28      // (
+    private static let closeParen: UInt8 = 0x29     // )
 
     @inline(__always)
     static func isWordByte(_ byte: UInt8) -> Bool {
         // Letters, digits, `_`, `$` and every byte of a non-ASCII character (Swift identifiers).
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"), 0x80...0xFF:
-            return true
-        default:
-            return false
-        }
-    }
-
-    @inline(__always)
-    static func isDigit(_ byte: UInt8) -> Bool {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+        let folded = byte | 0x20
+        return (folded >= 0x61 && folded <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F || byte == 0x24 || byte >= 0x80
     }
 
     mutating func run(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -138,24 +130,28 @@ private struct NameLexer {
         var depth = 0
         while index < count {
             let byte = bytes[index]
-            if Self.isWordByte(byte) {
+            let folded = byte | 0x20
+            if (folded >= 0x61 && folded <= 0x7A) || byte == 0x5F || byte == 0x24 || byte >= 0x80 {
                 let start = index
+                index += 1
                 while index < count && Self.isWordByte(bytes[index]) { index += 1 }
-                if !Self.isDigit(bytes[start]) {
-                    identifiers.insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
-                }
+                identifiers.insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
                 continue
             }
-            switch byte {
-            case Self.slash where index + 1 < count && bytes[index + 1] == Self.slash:
+            if byte >= 0x30 && byte <= 0x39 {
+                // A number (`0x1F`, `1e5`): not a name.
+                while index < count && Self.isWordByte(bytes[index]) { index += 1 }
+                continue
+            }
+            if byte == Self.slash && index + 1 < count && bytes[index + 1] == Self.slash {
                 while index < count && bytes[index] != Self.newline { index += 1 }
-            case Self.slash where index + 1 < count && bytes[index + 1] == Self.star:
+            } else if byte == Self.slash && index + 1 < count && bytes[index + 1] == Self.star {
                 blockComment(bytes, &index)
-            case Self.quote:
+            } else if byte == Self.quote {
                 string(bytes, &index, hashes: 0)
-            case Self.apostrophe where !swift:
+            } else if byte == Self.apostrophe && !swift {
                 characterLiteral(bytes, &index)
-            case Self.hash where swift:
+            } else if byte == Self.hash && swift {
                 // `#"..."#` raw strings; otherwise `#if`, `#selector`... (the name is read next).
                 var end = index
                 while end < count && bytes[end] == Self.hash { end += 1 }
@@ -166,10 +162,10 @@ private struct NameLexer {
                 } else {
                     index = end
                 }
-            case Self.openParen:
+            } else if byte == Self.openParen {
                 depth += 1
                 index += 1
-            case Self.closeParen:
+            } else if byte == Self.closeParen {
                 index += 1
                 if untilParen {
                     if depth == 0 { return }
@@ -177,7 +173,7 @@ private struct NameLexer {
                 } else if depth > 0 {
                     depth -= 1
                 }
-            default:
+            } else {
                 index += 1
             }
         }

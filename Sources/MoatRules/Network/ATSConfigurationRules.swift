@@ -65,7 +65,7 @@ public struct ATSForwardSecrecyDisabledRule: PropertyListRule {
 
     public static let description = RuleDescription(
         id: "MOAT-NET-102", slug: "ats-forward-secrecy-disabled", title: "ATS exception accepts cipher suites without forward secrecy",
-        kind: .propertyList, severity: .low, confidence: .high, cwe: [326],
+        kind: .propertyList, severity: .low, confidence: .high, evidence: .configuration, cwe: [326],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0066"],
         rationale: "`NSExceptionRequiresForwardSecrecy` set to false lets the connection use RSA key exchange. Without forward secrecy, anyone who records the traffic today and later obtains the server's private key can decrypt all of it. The message says when the exception also covers every subdomain (`NSIncludesSubdomains`).",
         fix: "Enable ECDHE cipher suites on the server and remove the key (ATS requires forward secrecy by default).",
@@ -238,7 +238,7 @@ public struct ATSPinnedInsecureDomainRule: PropertyListRule {
 
     public static let description = RuleDescription(
         id: "MOAT-NET-105", slug: "ats-pinned-domain-allows-http", title: "Pinned domain also allowed over plain HTTP",
-        kind: .propertyList, severity: .medium, confidence: .high, cwe: [319, 295],
+        kind: .propertyList, severity: .medium, confidence: .high, evidence: .configuration, cwe: [319, 295],
         masvs: ["MASVS-NETWORK-1", "MASVS-NETWORK-2"], mastg: ["MASTG-TEST-0065", "MASTG-TEST-0068"],
         rationale: "Pinning only protects TLS connections. A domain listed in `NSPinnedDomains` that an `NSExceptionDomains` entry also allows over plain HTTP (`NSExceptionAllowsInsecureHTTPLoads`) contradicts itself: an attacker who can intercept the traffic just downgrades the request to `http://`, where no certificate — pinned or not — is checked.",
         fix: "Remove the insecure HTTP exception for the pinned domain (and its parent domains with `NSIncludesSubdomains`) so that only HTTPS with the pinned keys is allowed.",

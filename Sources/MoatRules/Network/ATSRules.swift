@@ -26,7 +26,7 @@ public struct ATSArbitraryLoadsRule: PropertyListRule {
 
     public static let description = RuleDescription(
         id: "MOAT-NET-001", slug: "ats-arbitrary-loads", title: "App Transport Security allows arbitrary loads",
-        kind: .propertyList, severity: .high, confidence: .high, cwe: [319],
+        kind: .propertyList, severity: .high, confidence: .high, evidence: .configuration, cwe: [319],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0065", "MASTG-TEST-0066"],
         rationale: "`NSAllowsArbitraryLoads` turns App Transport Security off for every connection: plain HTTP and weak TLS are accepted, so anyone on the network path can read and change the traffic. `NSAllowsArbitraryLoadsInWebContent` and `NSAllowsArbitraryLoadsForMedia` do the same for web views and AVFoundation media.",
         fix: "Remove the key and serve every endpoint over HTTPS with TLS 1.2 or later. If one legacy host needs HTTP, add a narrow `NSExceptionDomains` entry for that host alone.",
@@ -103,12 +103,20 @@ public struct ATSArbitraryLoadsRule: PropertyListRule {
 
 public struct ATSInsecureHTTPExceptionRule: PropertyListRule {
     public static let plistKinds: Set<PlistKind> = [.infoPlist]
+
+    /// `onion` or a `.onion` host: Tor onion services (RFC 7686).
+    static func isOnion(_ domain: String) -> Bool {
+        var host = Substring(domain.lowercased())
+        while host.hasSuffix(".") { host = host.dropLast() }
+        while host.hasPrefix(".") { host = host.dropFirst() }
+        return host == "onion" || host.hasSuffix(".onion")
+    }
     static let keys = ["NSExceptionAllowsInsecureHTTPLoads", "NSTemporaryExceptionAllowsInsecureHTTPLoads",
                        "NSThirdPartyExceptionAllowsInsecureHTTPLoads"]
 
     public static let description = RuleDescription(
         id: "MOAT-NET-002", slug: "ats-insecure-http-exception", title: "ATS exception domain allows plain HTTP",
-        kind: .propertyList, severity: .medium, confidence: .high, cwe: [319],
+        kind: .propertyList, severity: .medium, confidence: .high, evidence: .configuration, cwe: [319],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0065"],
         rationale: "An exception domain with `NSExceptionAllowsInsecureHTTPLoads` lets the app talk to that host (and its subdomains when `NSIncludesSubdomains` is set) over unencrypted HTTP, where traffic can be read and modified in transit.",
         fix: "Serve the host over HTTPS and delete the exception. Keep unavoidable exceptions narrow: no `NSIncludesSubdomains`, and document why.",
@@ -154,6 +162,26 @@ public struct ATSInsecureHTTPExceptionRule: PropertyListRule {
             </dict>
             </plist>
             """),
+            .nonTriggering("Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+                <key>NSAppTransportSecurity</key>
+                <dict>
+                    <key>NSExceptionDomains</key>
+                    <dict>
+                        <key>onion</key>
+                        <dict>
+                            <key>NSIncludesSubdomains</key>
+                            <true/>
+                            <key>NSExceptionAllowsInsecureHTTPLoads</key>
+                            <true/>
+                        </dict>
+                    </dict>
+                </dict>
+            </dict>
+            </plist>
+            """, note: "Tor onion services: Tor encrypts and authenticates the connection, plain HTTP there is not cleartext on the network."),
         ])
 
     public init() {}
@@ -161,6 +189,9 @@ public struct ATSInsecureHTTPExceptionRule: PropertyListRule {
     public func check(_ plist: PropertyListDocument, _ sink: inout FindingSink) {
         for (domain, settings) in ATS.exceptionDomains(plist) {
             guard let node = ATS.variant(settings, Self.keys), node.bool == true else { continue }
+            // Tor onion services: the onion address is the service's key, and Tor encrypts and
+            // authenticates the connection end to end; plain HTTP there is not cleartext on the network.
+            if Self.isOnion(domain) { continue }
             let subdomains = settings["NSIncludesSubdomains"]?.bool == true ? " and all its subdomains" : ""
             sink.report("ATS exception lets \(domain)\(subdomains) be reached over plain HTTP.", in: plist, at: node)
         }
@@ -175,7 +206,7 @@ public struct ATSWeakTLSVersionRule: PropertyListRule {
 
     public static let description = RuleDescription(
         id: "MOAT-NET-003", slug: "ats-weak-tls-version", title: "ATS exception accepts TLS below 1.2",
-        kind: .propertyList, severity: .medium, confidence: .high, cwe: [326, 757],
+        kind: .propertyList, severity: .medium, confidence: .high, evidence: .configuration, cwe: [326, 757],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0066"],
         rationale: "TLS 1.0 and 1.1 are deprecated (RFC 8996) and have known weaknesses; an exception domain that accepts them lets a network attacker negotiate a weaker protocol.",
         fix: "Set `NSExceptionMinimumTLSVersion` to `TLSv1.2` or `TLSv1.3` (or remove it: ATS requires TLS 1.2 by default) and upgrade the server.",

@@ -12,7 +12,7 @@ public struct ServerTrustAcceptedRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-201", slug: "server-trust-accepted-without-evaluation",
         title: "Server certificate accepted without evaluating the trust",
-        kind: .source, severity: .critical, confidence: .high, cwe: [295],
+        kind: .source, severity: .critical, confidence: .high, evidence: .configuration, cwe: [295],
         masvs: ["MASVS-NETWORK-1", "MASVS-NETWORK-2"], mastg: ["MASTG-TEST-0067", "MASTG-TEST-0068"],
         rationale: "Answering a server-trust challenge with `URLCredential(trust:)` tells the system to trust that certificate chain. Without first evaluating it (`SecTrustEvaluateWithError`, or a pinning check whose result guards the answer), the app accepts any certificate, self-signed or issued for another host: anyone on the network can intercept and modify the traffic.",
         fix: "Return `.performDefaultHandling` unless you add checks. For pinning: evaluate with `SecTrustEvaluateWithError`, compare the server's key or certificate with the pinned one, and call `completionHandler(.useCredential, URLCredential(trust: trust))` only when both succeed; otherwise `.cancelAuthenticationChallenge`.",
@@ -106,6 +106,63 @@ public struct ServerTrustAcceptedRule: SourceRule {
                 completionHandler(.cancelAuthenticationChallenge, nil)
             }
             """, note: "The pinning delegate of the Italian reference, fixed (only the completion handler answers): acceptance happens only when the pinning check succeeds."),
+            .nonTriggering("ThrowingCheck.swift", """
+            enum TrustError: Error { case untrusted }
+            func validate(_ trust: SecTrust) throws {
+                var error: CFError?
+                guard SecTrustEvaluateWithError(trust, &error) else { throw TrustError.untrusted }
+            }
+            final class Delegate: NSObject, URLSessionDelegate {
+                func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+                    guard let trust = challenge.protectionSpace.serverTrust else { return completionHandler(.performDefaultHandling, nil) }
+                    do {
+                        try validate(trust)
+                        completionHandler(.useCredential, URLCredential(trust: trust))
+                    } catch {
+                        completionHandler(.cancelAuthenticationChallenge, nil)
+                    }
+                }
+            }
+            final class PinnedDelegate: NSObject, URLSessionDelegate {
+                let pins: PinStore
+                init(pins: PinStore) { self.pins = pins }
+                func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge) async -> (URLSession.AuthChallengeDisposition, URLCredential?) {
+                    guard let trust = challenge.protectionSpace.serverTrust else { return (.performDefaultHandling, nil) }
+                    do {
+                        try pins.verifyPinnedKey(of: trust)
+                    } catch {
+                        return (.cancelAuthenticationChallenge, nil)
+                    }
+                    return (.useCredential, URLCredential(trust: trust))
+                }
+            }
+            """, note: "The trust is evaluated by a throwing helper (of this file, or named for the check elsewhere) before the acceptance: a throw skips it."),
+            .nonTriggering("StatusCheck.swift", """
+            final class PinningService: NSObject, URLSessionDelegate {
+                func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge) async -> (URLSession.AuthChallengeDisposition, URLCredential?) {
+                    guard let trust = challenge.protectionSpace.serverTrust else { return (.performDefaultHandling, nil) }
+                    let status = CertificatePinner.verifyTrust(trust, host: challenge.protectionSpace.host)
+                    if status == 0 {
+                        return (.useCredential, URLCredential(trust: trust))
+                    }
+                    return (.cancelAuthenticationChallenge, nil)
+                }
+            }
+            """, note: "A check that receives the trust and returns a status: `== 0` is its success."),
+            .triggering("ThrowingLog.swift", """
+            final class Delegate: NSObject, URLSessionDelegate {
+                func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+                    guard let trust = challenge.protectionSpace.serverTrust else { return completionHandler(.performDefaultHandling, nil) }
+                    do {
+                        try? validate(trust)
+                        try logger.write("challenge for \\(challenge.protectionSpace.host)")
+                        ↓completionHandler(.useCredential, URLCredential(trust: trust))
+                    } catch {
+                        completionHandler(.cancelAuthenticationChallenge, nil)
+                    }
+                }
+            }
+            """, note: "`try?` swallows the failure, and a throwing call that does not check the trust is no evaluation."),
             .nonTriggering("TrustDelegate.m", """
             - (void)URLSession:(NSURLSession *)session didReceiveChallenge:(NSURLAuthenticationChallenge *)challenge completionHandler:(void (^)(NSURLSessionAuthChallengeDisposition, NSURLCredential *))completionHandler {
                 SecTrustRef trust = challenge.protectionSpace.serverTrust;
@@ -129,7 +186,7 @@ public struct ServerTrustAcceptedRule: SourceRule {
             let acceptances = handler.acceptances(values)
             guard !acceptances.isEmpty else { continue }
             let evaluates = handler.evaluatesAnywhere(values)
-            for acceptance in acceptances where !handler.isGuarded(acceptance, values) {
+            for acceptance in acceptances where !handler.isGuarded(acceptance, values, file: file) {
                 let message = evaluates
                     ? "`\(handler.function.fullName)` trusts the server's certificate on a path where no successful trust evaluation guards it: an interceptor's certificate is accepted there. Accept only after `SecTrustEvaluateWithError` and your pin check succeed."
                     : "`\(handler.function.fullName)` answers the server-trust challenge with the server's own trust without evaluating it: every certificate is accepted, so anyone on the network can intercept the traffic. Use `.performDefaultHandling`, or accept only after `SecTrustEvaluateWithError` and a pin check succeed."

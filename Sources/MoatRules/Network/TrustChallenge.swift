@@ -13,7 +13,8 @@ struct ChallengeHandler {
 
     /// Whether a type names an authentication challenge (`URLAuthenticationChallenge`...).
     static func isChallengeType(_ type: String) -> Bool {
-        type.contains("AuthenticationChallenge")
+        // The length first: the names index asks this of every name in a file.
+        type.utf8.count >= 23 && type.contains("AuthenticationChallenge")
     }
 
     /// Every function with a parameter typed as an authentication challenge.
@@ -159,11 +160,15 @@ struct ChallengeHandler {
         return false
     }
 
-    /// `x == false` holding is `x` failing; `a != b` holding is `a == b` failing.
+    /// `x == false` holding is `x` failing; `a != b` holding is `a == b` failing. A comparison with `0`,
+    /// `errSecSuccess` or `noErr` reads a status code: `status == 0` holding is the check succeeding
+    /// (`verifyTrust(trust, host: host) == 0`).
     static func normalize(_ condition: Expression, holds: Bool) -> (Expression, Bool) {
         switch condition.unwrapped.kind {
         case .binary(let op, let lhs, let rhs) where op == "==" || op == "!=":
             let positive = op == "==" ? holds : !holds
+            if isSuccessStatus(rhs), !looksBoolean(lhs) { return (lhs, positive) }
+            if isSuccessStatus(lhs), !looksBoolean(rhs) { return (rhs, positive) }
             if let value = rhs.boolValue { return (lhs, value ? positive : !positive) }
             if let value = lhs.boolValue { return (rhs, value ? positive : !positive) }
             return (condition, positive)
@@ -172,11 +177,31 @@ struct ChallengeHandler {
         }
     }
 
+    /// `SecTrustEvaluateWithError(…)` and `is…`/`has…`/`should…` calls return a Boolean: `== 0` is NO.
+    static func looksBoolean(_ expression: Expression) -> Bool {
+        guard let name = expression.unwrapped.name else { return false }
+        if name.hasPrefix("SecTrustEvaluateWithError") { return true }
+        return ["is", "has", "should", "can", "did", "was"].contains { prefix in
+            name.hasPrefix(prefix) && name.dropFirst(prefix.count).first?.isUppercase == true
+        }
+    }
+
+    static func isSuccessStatus(_ expression: Expression) -> Bool {
+        switch expression.unwrapped.kind {
+        case .integerLiteral(let text): return text == "0"
+        case .identifier(let name): return name == "errSecSuccess" || name == "noErr"
+        case .member(_, let name): return name == "errSecSuccess" || name == "noErr"
+        default: return false
+        }
+    }
+
     /// Whether the acceptance is guarded by a successful evaluation on every path that reaches it.
-    func isGuarded(_ acceptance: Acceptance, _ values: LocalValues) -> Bool {
+    func isGuarded(_ acceptance: Acceptance, _ values: LocalValues, file: CodeFile? = nil) -> Bool {
         guard let body = function.body else { return false }
         let results = evaluationResults(values)
+        let evaluators = file.map(Self.evaluatingFunctions) ?? []
         func guarded(_ target: Expression, in statements: [Statement]) -> Bool? {
+            if evaluatedByThrowingCall(before: target, in: statements, values, evaluators: evaluators) == true { return true }
             var answer: Bool?
             GuardedWalk.walk(statements) { expression, facts in
                 guard expression === target else { return }
@@ -197,6 +222,99 @@ struct ChallengeHandler {
         }
         guard !callSites.isEmpty else { return false }
         return callSites.allSatisfy { site in guarded(site, in: body.statements) ?? false }
+    }
+
+    /// Functions of the file that evaluate a trust (`SecTrustEvaluate…` in their body), by base name.
+    static func evaluatingFunctions(_ file: CodeFile) -> Set<String> {
+        Set(file.allFunctions.filter { $0.function.body != nil && file.text($0.function.range).contains("SecTrustEvaluate") }
+            .map(\.function.name))
+    }
+
+    /// A throwing call that evaluates the trust (`try validate(trust)`, `try SecTrustEvaluateWithError`
+    /// wrappers) made before the target on every path to it: a throw skips the target, so reaching it
+    /// means the evaluation passed. The call receives the trust (or the challenge) and is a function of
+    /// this file that calls `SecTrustEvaluate…`, or one named for a check (evaluate, validate, verify,
+    /// check, pin, trust) when it lives elsewhere. A `do` whose every `catch` leaves the function counts
+    /// like a plain `try` before the target.
+    func evaluatedByThrowingCall(before target: Expression, in statements: [Statement], _ values: LocalValues,
+                                 evaluators: Set<String>, evaluated: Bool = false) -> Bool? {
+        var evaluated = evaluated
+        func recurse(_ blocks: [Block], _ flag: Bool) -> Bool {
+            for block in blocks where block.range.contains(target.range) {
+                return evaluatedByThrowingCall(before: target, in: block.statements, values, evaluators: evaluators, evaluated: flag) ?? flag
+            }
+            return flag
+        }
+        for statement in statements {
+            if statement.range.contains(target.range) {
+                switch statement.kind {
+                case .ifStatement(let conditions, let then, let elseBranch):
+                    let flag = evaluated || conditions.contains { condition in
+                        if case .expression(let expression) = condition { return isThrowingEvaluation(expression, values, evaluators) }
+                        if case .binding(_, let value, _) = condition { return isThrowingEvaluation(value, values, evaluators) }
+                        return false
+                    }
+                    return recurse([then] + (elseBranch.map { [$0] } ?? []), flag)
+                case .guardStatement(_, let elseBody): return recurse([elseBody], evaluated)
+                case .loop(_, _, let body): return recurse([body], evaluated)
+                case .switchStatement(_, let cases): return recurse(cases.map(\.body), evaluated)
+                case .doStatement(let body, let catches): return recurse([body] + catches.map(\.body), evaluated)
+                case .deferStatement(let block), .block(let block): return recurse([block], evaluated)
+                default: return evaluated
+                }
+            }
+            guard statement.range.end.offset <= target.range.start.offset else { continue }
+            if statementEvaluates(statement, values, evaluators) { evaluated = true }
+        }
+        return nil
+    }
+
+    private func statementEvaluates(_ statement: Statement, _ values: LocalValues, _ evaluators: Set<String>) -> Bool {
+        switch statement.kind {
+        case .expression(let expression), .returnStatement(let expression?):
+            return isThrowingEvaluation(expression, values, evaluators)
+        case .variable(_, _, let initializer?, _):
+            return isThrowingEvaluation(initializer, values, evaluators)
+        case .assignment(_, _, let value):
+            return isThrowingEvaluation(value, values, evaluators)
+        case .doStatement(let body, let catches):
+            let leaves = catches.allSatisfy { clause in
+                guard let last = clause.body.statements.last else { return false }
+                switch last.kind {
+                case .returnStatement, .throwStatement: return true
+                default: return false
+                }
+            }
+            return !catches.isEmpty && leaves && body.statements.contains { statementEvaluates($0, values, evaluators) }
+        default:
+            return false
+        }
+    }
+
+    /// `try f(trust)` (not `try?`/`try!`) where `f` evaluates the trust.
+    private func isThrowingEvaluation(_ expression: Expression, _ values: LocalValues, _ evaluators: Set<String>) -> Bool {
+        var current = expression
+        var throwing = false
+        while true {
+            switch current.kind {
+            case .wrapped(let op, let operand):
+                if op == "try" { throwing = true }
+                current = operand
+                continue
+            case .postfix(let op, let operand) where op == "!" || op == "?":
+                current = operand
+                continue
+            default:
+                break
+            }
+            break
+        }
+        guard throwing, case .call(let callee, let arguments, _) = current.kind, let name = callee.name else { return false }
+        let receivesTrust = arguments.contains { mentionsTrust($0.value, values) } || callee.receiver.map { mentionsTrust($0, values) } == true
+        guard receivesTrust else { return false }
+        if name.hasPrefix("SecTrustEvaluate") || evaluators.contains(name) { return true }
+        let lower = name.lowercased()
+        return ["evaluat", "validat", "verif", "check", "pin", "trust"].contains { lower.contains($0) }
     }
 
     /// Whether the handler evaluates the trust anywhere.

@@ -75,7 +75,7 @@ public struct TrustResultUnspecifiedOnlyRule: SourceRule {
                       Self.isUnspecified(lhs, usesTrustAPI) || Self.isUnspecified(rhs, usesTrustAPI) else { continue }
                 let status = ignoresStatus ? " and the OSStatus of SecTrustEvaluate is ignored, so after a failed call this compares an uninitialized result" : ""
                 sink.report("The trust result is accepted only when it is `kSecTrustResultUnspecified`: chains the user trusted (`kSecTrustResultProceed`) are rejected\(status). Use `SecTrustEvaluateWithError`.",
-                            in: file, at: expression.range, severity: ignoresStatus ? .medium : nil)
+                            in: file, at: expression.range, severity: ignoresStatus ? .medium : nil, confidence: ignoresStatus ? .low : nil)
             }
         }
     }

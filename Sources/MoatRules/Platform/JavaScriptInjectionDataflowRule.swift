@@ -6,7 +6,7 @@ import MoatSyntax
 public struct JavaScriptInjectionDataflowRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-301", slug: "untrusted-data-in-javascript", title: "Untrusted data reaches evaluated JavaScript",
-        kind: .source, severity: .high, confidence: .high, cwe: [94, 79],
+        kind: .source, severity: .high, confidence: .high, evidence: .dataflow, cwe: [94, 79],
         masvs: ["MASVS-PLATFORM-2", "MASVS-CODE-4"], mastg: ["MASTG-TEST-0076", "MASTG-TEST-0078"],
         rationale: "A value from a URL, a web page message, a peer or the network that is pasted into a script string runs as code: a quote in it ends the string literal and the rest executes in the page, with access to the page's data, its cookies and every native bridge the web view exposes.",
         fix: "Pass data as data: `callAsyncJavaScript(\"show(value)\", arguments: [\"value\": value], in: nil, in: .page)`, or encode it with JSONSerialization/JSONEncoder and embed the JSON, never the raw string. Validate it against an allowlist when it selects behaviour.",
@@ -59,17 +59,89 @@ public struct JavaScriptInjectionDataflowRule: SourceRule {
                 [self.webView evaluateJavaScript:script completionHandler:nil];
             }
             """, note: "A number cannot break out of the script."),
+            .nonTriggering("Bridges.swift", """
+            import WebKit
+            final class TitleBridge: NSObject, WKScriptMessageHandler {
+                let webView = WKWebView()
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    guard message.frameInfo.isMainFrame, message.frameInfo.securityOrigin.host == "app.example.com" else { return }
+                    guard let title = message.body as? String else { return }
+                    webView.evaluateJavaScript("setTitle('\\(title)')")
+                }
+            }
+            final class CheckingHandler: NSObject, WKScriptMessageHandler {
+                weak var target: WKScriptMessageHandler?
+                init(target: WKScriptMessageHandler) { self.target = target }
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    guard message.frameInfo.isMainFrame, message.frameInfo.securityOrigin.host == "app.example.com" else { return }
+                    target?.userContentController(controller, didReceive: message)
+                }
+            }
+            final class SearchBridge: NSObject, WKScriptMessageHandler {
+                let webView = WKWebView()
+                func install(_ controller: WKUserContentController) { controller.add(CheckingHandler(target: self), name: "search") }
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    guard let query = message.body as? String else { return }
+                    webView.evaluateJavaScript("search('\\(query)')")
+                }
+            }
+            """, note: "Messages accepted only after the frame and origin were checked, by the handler or by a wrapper handler that forwards them: they come from the app's own page."),
+            .triggering("Banner.swift", """
+            func showBanner(in webView: WKWebView, from server: URL) async throws {
+                let (data, _) = try await URLSession.shared.data(from: server.appendingPathComponent("banner"))
+                let banner = try JSONDecoder().decode(Banner.self, from: data)
+                ↓webView.evaluateJavaScript("showBanner('\\(banner.title)')")
+            }
+            """, note: "Remote content: a decoded field of the server's response becomes script."),
+            .triggering("Banner.m", """
+            - (void)connection:(NSURLConnection *)connection didReceiveData:(NSData *)data {
+                NSString *title = [[NSString alloc] initWithData:data encoding:NSUTF8StringEncoding];
+                NSString *script = [NSString stringWithFormat:@"showBanner('%@')", title];
+                ↓[self.webView evaluateJavaScript:script completionHandler:nil];
+            }
+            """),
+            .nonTriggering("Banner.swift", """
+            func showBanner(in webView: WKWebView, from server: URL) async throws {
+                let (data, _) = try await URLSession.shared.data(from: server.appendingPathComponent("banner"))
+                let banner = try JSONDecoder().decode(Banner.self, from: data)
+                try await webView.callAsyncJavaScript("showBanner(title)", arguments: ["title": banner.title], contentWorld: .page)
+            }
+            """, note: "Passed as an argument, not spliced into the script."),
+            .nonTriggering("Banner.m", """
+            - (void)showBanner {
+                NSURL *scriptURL = [[NSBundle mainBundle] URLForResource:@"banner" withExtension:@"js"];
+                NSString *script = [NSString stringWithContentsOfURL:scriptURL encoding:NSUTF8StringEncoding error:nil];
+                [self.webView evaluateJavaScript:script completionHandler:nil];
+            }
+            """, note: "A script shipped in the app's bundle."),
         ])
 
     public init() {}
 
-    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
-        let file = unit.code
+    /// The flows this rule reports, with the untrusted taint of each (one per call).
+    static func reportedFlows(in unit: SourceUnit) -> [(flow: TaintFlow, taint: Taint)] {
         var reported = Set<Int>()
-        for flow in unit.flows(rule: Self.description.id) {
+        var result: [(flow: TaintFlow, taint: Taint)] = []
+        let file = unit.code
+        for flow in unit.flows(rule: description.id) {
             guard let taint = flow.taints(.script).first(where: {
                 !$0.isInertString && $0.checks.isDisjoint(with: [.allowlisted, .validated])
-            }), let source = taint.source, reported.insert(flow.range.start.offset).inserted else { continue }
+            }), let source = taint.source else { continue }
+            // A script message accepted only after its frame or origin was checked comes from the app's own page.
+            if source.kind == .scriptMessage,
+               ScriptMessageOriginRule.isOriginChecked(source: source.range, targets: [flow.range] + taint.steps.filter { $0.external == nil }.map(\.range), in: file) {
+                continue
+            }
+            guard reported.insert(flow.range.start.offset).inserted else { continue }
+            result.append((flow, taint))
+        }
+        return result
+    }
+
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        for (flow, taint) in Self.reportedFlows(in: unit) {
+            guard let source = taint.source else { continue }
             let script = CodeText.of(flow.arguments[.script], in: file)
             let message = "Dataflow: \(source.description) becomes part of the script that \(flow.calledName) runs (`\(script)`), unencoded: a quote in it ends the string and the rest executes in the page."
             DataflowReporting.report(message, flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)

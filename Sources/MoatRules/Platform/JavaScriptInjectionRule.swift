@@ -2,14 +2,17 @@ import MoatCore
 import MoatSyntax
 
 /// Script text built from non-literal values by interpolation, `+`, `String(format:)`,
-/// `stringWithFormat:` or appending, passed to a web view or JSContext. Numbers (literals, values
-/// declared numeric, `.count`) are not injection; values that look JSON-encoded or escaped lower the
-/// confidence instead of silencing the finding.
+/// `stringWithFormat:` or appending, passed to a web view or JSContext. Numbers and Booleans (literals,
+/// values declared numeric or `Bool`, comparisons, ternaries of literals, `.count`) are not injection;
+/// neither are values escaped for script: JSON from `JSONSerialization`/`JSONEncoder` (also through a helper
+/// of the same file), percent-encoded text and URLs built by `URLComponents`. Where the dataflow rule
+/// (MOAT-PLAT-301) follows untrusted data into the same call, it alone reports it. A pattern: the value
+/// may be the app's own, so medium with low confidence.
 public struct JavaScriptInjectionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-211", slug: "javascript-injection",
         title: "JavaScript built from non-literal values",
-        kind: .source, severity: .high, confidence: .medium, cwe: [94, 79],
+        kind: .source, severity: .medium, confidence: .low, cwe: [94, 79],
         masvs: ["MASVS-PLATFORM-2", "MASVS-CODE-4"], mastg: ["MASTG-TEST-0076", "MASTG-TEST-0078"],
         rationale: "Script text assembled from strings (a user name, a push payload, a server field) runs whatever those strings contain: a quote ends the literal and the rest executes in the page, with access to its cookies, storage and native bridges.",
         fix: "Pass values as arguments instead of splicing them into code: `callAsyncJavaScript(\"show(name)\", arguments: [\"name\": name], in: nil, in: .page)`. Where that is not available, encode the value with JSONSerialization and pass it as a JSON literal.",
@@ -47,6 +50,56 @@ public struct JavaScriptInjectionRule: SourceRule {
                 webView.evaluateJavaScript(script)
             }
             """, note: "Arguments passed separately, numbers, constants, and a wrapper that receives finished script."),
+            .nonTriggering("Escaped.swift", """
+            import WebKit
+            func jsStringLiteral(_ value: String) -> String {
+                let data = (try? JSONSerialization.data(withJSONObject: [value], options: [.fragmentsAllowed])) ?? Data()
+                return String(decoding: data, as: UTF8.self)
+            }
+            final class ReaderView {
+                let webView = WKWebView()
+                var isDark = false
+                func show(title: String, settings: Settings, host: String) throws {
+                    webView.evaluateJavaScript("setTitle(\\(jsStringLiteral(title)))")
+                    let encoded = try JSONEncoder().encode(settings)
+                    let json = String(data: encoded, encoding: .utf8) ?? "{}"
+                    webView.evaluateJavaScript("applySettings(" + json + ")")
+                    var components = URLComponents()
+                    components.scheme = "https"
+                    components.host = host
+                    components.queryItems = [URLQueryItem(name: "title", value: title)]
+                    let link = components.url?.absoluteString ?? ""
+                    webView.evaluateJavaScript("openLink('\\(link)')")
+                    webView.evaluateJavaScript("setDark(\\(isDark))")
+                    webView.evaluateJavaScript("setMode('\\(isDark ? "dark" : "light")')")
+                    webView.evaluateJavaScript("setWide(\\(title.count > 20))")
+                }
+            }
+            """, note: "JSON from JSONSerialization/JSONEncoder (also through a helper of the file), URLs built by URLComponents, Booleans and ternaries of literals are escaped or cannot carry script."),
+            .nonTriggering("Providers.swift", """
+            import WebKit
+            func install(providerScript: String, in controller: WKUserContentController) {
+                let wrapped = \"\"\"
+                (function() {
+                  if (window.isSecureContext) {
+                    \\(providerScript)
+                  }
+                })();
+                \"\"\"
+                controller.addUserScript(WKUserScript(source: wrapped, injectionTime: .atDocumentStart, forMainFrameOnly: true))
+            }
+            """, note: "A script the app spliced in as code (a value named as script, outside any JavaScript string): code on purpose, not data."),
+            .nonTriggering("Bridge.swift", """
+            import WebKit
+            final class SearchBridge: NSObject, WKScriptMessageHandler {
+                let webView: WKWebView
+                init(webView: WKWebView) { self.webView = webView }
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    guard let query = message.body as? String else { return }
+                    webView.evaluateJavaScript("search('" + query + "')")
+                }
+            }
+            """, note: "Untrusted data followed into the script: MOAT-PLAT-301 reports it, with its path; one weakness, one finding."),
             .nonTriggering("Greeter.m", """
             - (void)refresh {
                 [self.webView evaluateJavaScript:@"document.title" completionHandler:nil];
@@ -71,17 +124,61 @@ public struct JavaScriptInjectionRule: SourceRule {
         let file = unit.code
         guard unit.names.containsAny(Self.requiredNames) else { return }
         let cache = LocalValuesCache(file: file)
-        for (call, context) in file.calls(where: Self.isScriptSink) {
+        let encoders = Self.encodingHelpers(in: file)
+        // One weakness, one finding: where the dataflow rule follows untrusted data into this call and
+        // reports it, it supersedes this rule on that line (PostProcessor); where it follows the data and
+        // finds it encoded, allowlisted or from a checked origin, this rule does not report it either.
+        let reportedByDataflow = Set(JavaScriptInjectionDataflowRule.reportedFlows(in: unit).map(\.flow.range.start.offset))
+        let followed = Set(unit.flows(rule: JavaScriptInjectionDataflowRule.description.id).map(\.range.start.offset))
+            .subtracting(reportedByDataflow)
+        for (call, context) in file.calls(where: Self.isScriptSink) where !followed.contains(call.range.start.offset) {
             guard let script = call.arguments.first?.value else { continue }
             let values = cache.values(for: context)
-            let parts = Self.nonLiteralParts(values.resolve(script), values)
+            let parts = Self.nonLiteralParts(values.resolve(script), values).filter { !Self.isEncoded($0, values, encoders: encoders) }
             guard !parts.isEmpty else { continue }
             let names = parts.map { "`\(Self.shorten(file.text($0.range)))`" }.joined(separator: ", ")
-            let escaped = parts.allSatisfy { Self.looksEncoded($0, values) }
             let api = call.name.map { $0.hasPrefix("init") || $0 == "WKUserScript" ? "WKUserScript" : $0 } ?? "script"
             sink.report("Script passed to `\(api)` is built from \(names): a quote in that value ends the literal and the rest runs as code. Pass values as `callAsyncJavaScript` arguments instead.",
-                        in: file, at: call.range, confidence: escaped ? .low : nil)
+                        in: file, at: call.range)
         }
+    }
+
+    /// Functions of this file that return JSON-encoded or percent-encoded text (a `jsStringLiteral(_:)`
+    /// helper that runs its argument through `JSONSerialization` or `JSONEncoder`), by base name.
+    static func encodingHelpers(in file: CodeFile) -> Set<String> {
+        var names = Set<String>()
+        for (function, _) in file.allFunctions where function.body != nil {
+            let body = file.text(function.range)
+            if Self.encodingAPIs.contains(where: { body.contains($0) }) { names.insert(function.name) }
+        }
+        return names
+    }
+
+    static let encodingAPIs = ["JSONSerialization", "JSONEncoder", "dataWithJSONObject", "addingPercentEncoding",
+                               "stringByAddingPercentEncodingWithAllowedCharacters"]
+
+    /// Values escaped for a script: the output of `JSONSerialization` or `JSONEncoder` (also through a helper
+    /// of this file that uses them), percent-encoding, and URLs built by `URLComponents` (`components.url`,
+    /// `.string`, `.absoluteString`: percent-encoded; the decoded `queryItems` values are not).
+    static func isEncoded(_ value: Expression, _ values: LocalValues, encoders: Set<String>) -> Bool {
+        var resolved = values.resolve(value)
+        // `encoded ?? "{}"`: the fallback is a literal, the value is what counts.
+        while case .binary("??", let lhs, let rhs) = resolved.strippedOfCasts.kind, isSafeValue(rhs, values) {
+            resolved = values.resolve(lhs)
+        }
+        let reachable = values.reachable(from: value)
+        for node in [resolved] + reachable {
+            guard case .call(let callee, _, _) = node.kind, let name = callee.name else { continue }
+            let chain = callee.nameChain
+            if chain.contains("JSONSerialization") || chain.contains("JSONEncoder") || name == "dataWithJSONObject:options:error:" { return true }
+            if name == "addingPercentEncoding" || name == "stringByAddingPercentEncodingWithAllowedCharacters:" { return true }
+            if encoders.contains(name) { return true }
+        }
+        if case .member(_, let name) = resolved.strippedOfCasts.kind, ["url", "string", "absoluteString", "URL"].contains(name),
+           reachable.contains(where: { $0.name == "URLComponents" || $0.name == "NSURLComponents" }) {
+            return true
+        }
+        return false
     }
 
     static func isScriptSink(_ call: Expression) -> Bool {
@@ -99,10 +196,21 @@ public struct JavaScriptInjectionRule: SourceRule {
         let bare = script.strippedOfCasts
         switch bare.kind {
         case .stringLiteral(let segments):
-            return segments.compactMap { segment -> Expression? in
-                guard case .interpolation(let value) = segment else { return nil }
-                return isSafeValue(value, values) ? nil : value
+            var quote: Character?
+            var result: [Expression] = []
+            for segment in segments {
+                switch segment {
+                case .text(let text):
+                    quote = jsQuoteState(after: text, from: quote)
+                case .interpolation(let value):
+                    if isSafeValue(value, values) { continue }
+                    // Script spliced in as code on purpose (`\(providerScript)` outside any JS string):
+                    // the app builds a script from its own scripts.
+                    if quote == nil, isScriptCode(value) { continue }
+                    result.append(value)
+                }
             }
+            return result
         case .binary("+", let lhs, let rhs):
             return operandParts(lhs, values, depth) + operandParts(rhs, values, depth)
         case .call(let callee, let arguments, _):
@@ -148,6 +256,28 @@ public struct JavaScriptInjectionRule: SourceRule {
                 "stringByAppendingString:", "stringByAppendingFormat:"].contains(name)
     }
 
+    /// The JavaScript quote a text leaves open (`'`, `"` or a backtick), given the one open before it.
+    static func jsQuoteState(after text: String, from start: Character?) -> Character? {
+        var quote = start
+        var escaped = false
+        for character in text {
+            if escaped { escaped = false; continue }
+            if character == "\\" { escaped = true; continue }
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "'" || character == "\"" || character == "`" {
+                quote = character
+            }
+        }
+        return quote
+    }
+
+    /// A value named as script code: `providerScript`, `ethJS`, `userScriptSource`, `javaScript`.
+    static func isScriptCode(_ value: Expression) -> Bool {
+        guard let name = value.strippedOfCasts.nameChain.last.map({ $0.lowercased() }) else { return false }
+        return name.hasSuffix("script") || name.hasSuffix("js") || name.hasSuffix("scriptsource") || name == "javascript"
+    }
+
     static let numericTypes: Set<String> = ["Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32",
                                             "UInt64", "Double", "Float", "CGFloat", "Bool", "NSInteger", "NSUInteger",
                                             "BOOL", "int", "long", "float", "double", "TimeInterval", "NSTimeInterval"]
@@ -160,6 +290,10 @@ public struct JavaScriptInjectionRule: SourceRule {
         case .integerLiteral, .floatLiteral, .booleanLiteral: return true
         case .member(_, let name) where ["count", "isEmpty", "hashValue", "timeIntervalSince1970", "uuidString"].contains(name): return true
         case .binary("??", let lhs, let rhs): return isSafeValue(lhs, values) && isSafeValue(rhs, values)
+        case .binary(let op, _, _) where ["==", "!=", "<", ">", "<=", ">=", "&&", "||", "===", "!=="].contains(op):
+            return true // a Bool: prints as true or false
+        case .prefix("!", _): return true
+        case .ternary(_, let then, let otherwise): return isSafeValue(then, values) && isSafeValue(otherwise, values)
         case .call(let callee, _, _) where ["base64EncodedString", "base64EncodedStringWithOptions:"].contains(callee.name ?? ""):
             // The base64 alphabet has no quotes or backslashes.
             return true
@@ -171,12 +305,6 @@ public struct JavaScriptInjectionRule: SourceRule {
             if numericTypes.contains(bare) { return true }
         }
         return false
-    }
-
-    /// JSON-encoded or explicitly escaped values: probably handled, reported with low confidence.
-    static func looksEncoded(_ value: Expression, _ values: LocalValues) -> Bool {
-        let names = values.reachable(from: value).compactMap(\.name).map { $0.lowercased() }
-        return names.contains { $0.contains("json") || $0.contains("escap") || $0.contains("sanitiz") || $0.contains("encod") }
     }
 
     static func shorten(_ text: String) -> String {

@@ -6,11 +6,14 @@ import MoatSyntax
 /// `isMainFrame`, `request`), the web view's URL host, or a helper that receives the message itself.
 /// Taking values out of the body (`guard let body = message.body as? [String: Any]`) is not acting;
 /// the first statement that does something with them is, and is where the finding is reported.
+/// Handlers that only receive numbers or Booleans (every read of the body is cast to one) stay quiet, and
+/// so do handlers reached only through a wrapper handler of the same file that checks the frame or
+/// origin before forwarding the message.
 public struct ScriptMessageOriginRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-210", slug: "script-message-origin-unchecked",
         title: "Script message handler trusts messages from any origin",
-        kind: .source, severity: .medium, confidence: .medium, cwe: [346, 940],
+        kind: .source, severity: .medium, confidence: .low, cwe: [346, 940],
         masvs: ["MASVS-PLATFORM-2", "MASVS-CODE-4"], mastg: ["MASTG-TEST-0078"],
         rationale: "Every frame of every page loaded in the web view can post to a registered handler: an iframe from an ad network, a page the user navigated to, script injected over the network. A handler that acts on `message.body` without checking `message.frameInfo.securityOrigin` (or `isMainFrame`, or the web view's current host) performs native actions for whoever sends the message.",
         fix: "Before using the body, check `message.frameInfo.isMainFrame` and that `message.frameInfo.securityOrigin` has the https protocol and the host you expect; ignore the message otherwise. Also validate the body's fields.",
@@ -57,6 +60,58 @@ public struct ScriptMessageOriginRule: SourceRule {
                 }
             }
             """),
+            .nonTriggering("ReaderHandlers.swift", """
+            import WebKit
+            final class ScrollHandler: NSObject, WKScriptMessageHandler {
+                var onScroll: (Double) -> Void = { _ in }
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    guard let offset = message.body as? Double else { return }
+                    onScroll(offset)
+                }
+            }
+            final class ConsoleHandler: NSObject, WKScriptMessageHandler {
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    print("web console: \\(message.body)")
+                    logger.debug("web console: \\(String(describing: message.body))")
+                }
+            }
+            final class FrameCheckingHandler: NSObject, WKScriptMessageHandler {
+                weak var target: WKScriptMessageHandler?
+                init(target: WKScriptMessageHandler) { self.target = target }
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    guard message.frameInfo.isMainFrame, message.frameInfo.securityOrigin.host == "reader.example.com" else { return }
+                    target?.userContentController(controller, didReceive: message)
+                }
+            }
+            final class ArticleBridge: NSObject, WKScriptMessageHandler {
+                func install(in controller: WKUserContentController) {
+                    controller.add(FrameCheckingHandler(target: self), name: "article")
+                }
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    guard let body = message.body as? [String: Any], let id = body["id"] as? String else { return }
+                    open(articleID: id)
+                }
+            }
+            """, note: "A handler that only receives a number (a scroll offset), and one reached only through a wrapper handler that checks the frame and origin before forwarding."),
+            .triggering("WeakProxy.swift", """
+            import WebKit
+            final class WeakProxy: NSObject, WKScriptMessageHandler {
+                weak var target: WKScriptMessageHandler?
+                init(target: WKScriptMessageHandler) { self.target = target }
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    target?.userContentController(controller, didReceive: message)
+                }
+            }
+            final class ArticleBridge: NSObject, WKScriptMessageHandler {
+                func install(in controller: WKUserContentController) {
+                    controller.add(WeakProxy(target: self), name: "article")
+                }
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    guard let body = message.body as? [String: Any], let id = body["id"] as? String else { return }
+                    ↓open(articleID: id)
+                }
+            }
+            """, note: "A wrapper that forwards without checking (a weak proxy) checks nothing."),
             .nonTriggering("PaymentHandler.m", """
             @implementation PaymentHandler
             - (void)userContentController:(WKUserContentController *)userContentController didReceiveScriptMessage:(WKScriptMessage *)message {
@@ -79,19 +134,125 @@ public struct ScriptMessageOriginRule: SourceRule {
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
         guard unit.names.containsAny(SourceNames.callNames(Self.handlerNames)) else { return }
-        for (function, _) in file.allFunctions where Self.handlerNames.contains(function.fullName) {
+        let handlers = file.allFunctions.filter { Self.handlerNames.contains($0.function.fullName) && $0.function.body != nil }
+        let wrapped = Self.typesBehindCheckingWrappers(file, handlers)
+        for (function, owner) in handlers {
             guard let body = function.body, function.parameters.count >= 2 else { continue }
+            if let owner, wrapped.contains(owner.name) { continue }
             let message = function.parameters[1].name
+            if Self.receivesOnlyHarmlessData(body, message: message) { continue }
             let analysis = BodyUses(message: message, statements: body.statements)
             var reported = false
             GuardedWalk.walkRoots(body.statements) { root, facts in
                 guard !reported, !analysis.extractions.contains(ObjectIdentifier(root)), analysis.uses(root) else { return }
+                // Logging what the page sent is not acting on it.
+                if Self.isLogging(root) { return }
                 if facts.contains(where: { Self.checksOrigin($0.condition, message: message) }) { return }
                 reported = true
                 sink.report("`\(function.fullName)` acts on `\(message).body` without checking `\(message).frameInfo.securityOrigin` or `isMainFrame` first: any frame loaded in the web view can trigger this.",
                             in: file, at: root.range)
             }
         }
+    }
+
+    /// Whether a script message received at `source` is accepted only after its frame or origin was
+    /// checked: by its handler, in an `if`/`guard` that every path to one of the targets passes, or by a
+    /// wrapper handler of this file that the handler's type sits behind. Shared with the dataflow rules,
+    /// for which such a message comes from the app's own page.
+    static func isOriginChecked(source: SourceRange, targets: [SourceRange], in file: CodeFile) -> Bool {
+        guard ["frameInfo", "securityOrigin", "isMainFrame"].contains(where: file.containsText) else { return false }
+        let handlers = file.allFunctions.filter { handlerNames.contains($0.function.fullName) && $0.function.body != nil }
+        guard let (function, owner) = handlers.first(where: { $0.function.range.contains(source) }), let body = function.body,
+              function.parameters.count >= 2 else { return false }
+        if let owner, typesBehindCheckingWrappers(file, handlers).contains(owner.name) { return true }
+        let message = function.parameters[1].name
+        var checked = false
+        GuardedWalk.walk(body.statements) { expression, facts in
+            guard !checked, targets.contains(where: { expression.range.contains($0) }) else { return }
+            checked = facts.contains { checksOrigin($0.condition, message: message) }
+        }
+        return checked
+    }
+
+    /// `print(…)`, `NSLog(…)`, `os_log(…)`, `MXLogDebug(…)`, `logger.debug(…)`, `Log.info(…)`.
+    static func isLogging(_ root: Expression) -> Bool {
+        guard case .call(let callee, _, _) = root.unwrapped.kind, let name = callee.name else { return false }
+        if ["print", "debugPrint", "NSLog", "os_log", "dump"].contains(name) { return true }
+        let words = SecretNaming.words(name)
+        if let index = words.firstIndex(of: "log") {
+            // `logIn`, `logOut` are actions; `log(…)`, `logDebug`, `MXLogDebug` are logging.
+            let next = index + 1 < words.count ? words[index + 1] : nil
+            if !["in", "out", "on", "off"].contains(next ?? "") && (index == 0 || name.first?.isUppercase == true) { return true }
+        }
+        return callee.receiver?.nameChain.contains { link in
+            let lowered = link.lowercased()
+            return lowered == "log" || lowered.hasSuffix("logger") || lowered == "diag" || lowered == "os_log"
+        } ?? false
+    }
+
+    static let scalarTypes: Set<String> = ["Int", "Int32", "Int64", "UInt", "Double", "Float", "CGFloat", "Bool", "NSNumber",
+                                           "[Int]", "[Double]", "[CGFloat]", "[NSNumber]", "[Bool]", "TimeInterval"]
+    static let scalarSelectors: Set<String> = ["integerValue", "intValue", "doubleValue", "floatValue", "boolValue",
+                                               "unsignedIntegerValue", "longLongValue"]
+
+    /// Every read of the body turns it into a number or a Boolean (`message.body as? Double`,
+    /// `[message.body integerValue]`): scroll offsets, find-in-page counts, progress. Numbers from any
+    /// frame cannot make the app do more than the handler does with a number.
+    static func receivesOnlyHarmlessData(_ body: Block, message: String) -> Bool {
+        let uses = BodyUses(message: message, statements: [])
+        var reads = 0
+        var scalar = 0
+        var scalarBodies = Set<ObjectIdentifier>()
+        for expression in body.allExpressions {
+            switch expression.kind {
+            case .cast(let operand, let type, _):
+                let bare = type.filter { $0 != "?" && $0 != "!" && $0 != " " }
+                if scalarTypes.contains(bare), uses.isBody(operand) { scalarBodies.insert(ObjectIdentifier(operand.unwrapped)) }
+            case .call(let callee, let arguments, true) where arguments.isEmpty:
+                if let name = callee.name, scalarSelectors.contains(name), let receiver = callee.receiver, uses.isBody(receiver) {
+                    scalarBodies.insert(ObjectIdentifier(receiver.unwrapped))
+                }
+            default:
+                break
+            }
+        }
+        for expression in body.allExpressions where uses.isBody(expression) {
+            if case .call = expression.unwrapped.kind { continue }
+            reads += 1
+            if scalarBodies.contains(ObjectIdentifier(expression.unwrapped)) { scalar += 1 }
+        }
+        return reads > 0 && reads == scalar
+    }
+
+    /// Types of this file whose script messages reach them only through a wrapper handler of this file that
+    /// checks the frame or origin and then forwards the message (`guard message.frameInfo.isMainFrame …;
+    /// delegate?.userContentController(controller, didReceive: message)`): the types the wrapper is built
+    /// around (`add(CheckingHandler(delegate: self), name:)` in the wrapped type) and the wrapper's subclasses.
+    static func typesBehindCheckingWrappers(_ file: CodeFile, _ handlers: [(function: FunctionDeclaration, owner: TypeDeclaration?)]) -> Set<String> {
+        var wrappers = Set<String>()
+        for (function, owner) in handlers {
+            guard let owner, let body = function.body, function.parameters.count >= 2 else { continue }
+            let message = function.parameters[1].name
+            var forwardsChecked = false
+            GuardedWalk.walkRoots(body.statements) { root, facts in
+                guard case .call(let callee, let arguments, _) = root.unwrapped.kind, callee.receiver != nil,
+                      callee.name == "userContentController" || (callee.name ?? "").hasPrefix("userContentController:"),
+                      arguments.contains(where: { if case .identifier(message) = $0.value.strippedOfCasts.kind { true } else { false } })
+                else { return }
+                if facts.contains(where: { checksOrigin($0.condition, message: message) }) { forwardsChecked = true }
+            }
+            if forwardsChecked { wrappers.insert(owner.name) }
+        }
+        guard !wrappers.isEmpty else { return [] }
+        var wrapped = Set<String>()
+        for type in file.allTypes {
+            if type.inherits.contains(where: wrappers.contains) { wrapped.insert(type.name) }
+            let text = file.text(type.range)
+            for wrapper in wrappers where wrapper != type.name && text.contains(wrapper + "(") && text.contains("self") {
+                wrapped.insert(type.name)
+            }
+        }
+        return wrapped
     }
 
     /// A condition that looks at where the message came from.

@@ -248,7 +248,7 @@ public struct GenericURLSchemeRule: PropertyListRule {
 
     public static let description = RuleDescription(
         id: "MOAT-PLAT-109", slug: "generic-url-scheme", title: "URL scheme name another app can easily claim",
-        kind: .propertyList, severity: .medium, confidence: .high, cwe: [939],
+        kind: .propertyList, severity: .medium, confidence: .high, evidence: .configuration, cwe: [939],
         masvs: ["MASVS-PLATFORM-1"], mastg: ["MASTG-TEST-0075"],
         rationale: "iOS does not arbitrate custom URL schemes: when two apps register the same scheme, either may receive the URL. A generic name (`app`, `myapp`, `login`, `auth`, `oauth`, `callback`, `fb`, `test`...) is likely to collide, on purpose or not, so URLs meant for this app — including their parameters — can land in another one. It is worst for OAuth redirects: a malicious app registering the same scheme receives the authorization code (RFC 8252 §8.1). Severity is high when the scheme or its URL type name mentions auth, OAuth, callback, redirect, login or token.",
         fix: "Use a reverse-DNS scheme you control (`com.example.receipts`), and for sign-in callbacks use universal links or `ASWebAuthenticationSession` with PKCE.",

@@ -6,7 +6,7 @@ import MoatSyntax
 public struct URLSchemeSensitiveActionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-303", slug: "url-scheme-sensitive-action", title: "URL handler performs a sensitive action without confirmation",
-        kind: .source, severity: .high, confidence: .medium, cwe: [939, 352],
+        kind: .source, severity: .high, confidence: .medium, evidence: .dataflow, cwe: [939, 352],
         masvs: ["MASVS-PLATFORM-1", "MASVS-PLATFORM-3"], mastg: ["MASTG-TEST-0075"],
         rationale: "Any web page or app can open your URL scheme (an invisible iframe is enough). When the handler places a call, pays, deletes, sends, transfers, changes settings or signs in or out with values taken from the URL, and neither validates them nor asks the user, the page decides what the app does: Skype's `skype://` handler placed calls to premium numbers this way.",
         fix: "Validate every URL parameter against what the action accepts (allowlist, format), and ask the user to confirm the action with a UIAlertController that shows what will happen before doing it.",
@@ -70,18 +70,88 @@ public struct URLSchemeSensitiveActionRule: SourceRule {
                 return YES;
             }
             """, note: "Opening a form is not the action; the payee is also allowlisted."),
+            .nonTriggering("Events.swift", """
+            import Combine
+            final class LinkLog {
+                let publisher = PassthroughSubject<String, Never>()
+                func scene(_ scene: UIScene, continue userActivity: NSUserActivity) {
+                    guard let url = userActivity.webpageURL, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return }
+                    publisher.send(components.path)
+                }
+            }
+            """, note: "Sending a value through a Combine subject is the app's own plumbing, not an action."),
+            .nonTriggering("Companion.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let sender = options[.sourceApplication] as? String, sender == "com.example.companion" else { return false }
+                guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                      let number = components.queryItems?.first(where: { $0.name == "number" })?.value else { return false }
+                callManager.call(number)
+                return true
+            }
+            """, note: "The handler acts only for the app it names in `sourceApplication`."),
+            .nonTriggering("Companion.m", """
+            - (BOOL)application:(UIApplication *)application openURL:(NSURL *)url sourceApplication:(NSString *)sourceApplication annotation:(id)annotation {
+                if (![sourceApplication isEqualToString:@"com.example.companion"]) {
+                    return NO;
+                }
+                NSURLComponents *components = [NSURLComponents componentsWithURL:url resolvingAgainstBaseURL:NO];
+                NSString *account = [self valueForQueryItem:@"to" inComponents:components];
+                [self.wallet transferAmount:@"10" toAccount:account];
+                return YES;
+            }
+            """),
         ])
 
     public init() {}
 
+    /// The handler checked which app opened the URL (`options[.sourceApplication]`, the Objective-C
+    /// `sourceApplication` parameter) in an `if`/`guard` that every path to the action (or to the call that
+    /// leads to it) passes: only the apps it names can trigger the action.
+    static func checksSourceApplication(before flow: TaintFlow, taint: Taint, in file: CodeFile, _ cache: LocalValuesCache) -> Bool {
+        guard let source = taint.source, file.containsText("sourceApplication"),
+              let (function, owner) = file.allFunctions.first(where: { $0.function.body != nil && $0.function.range.contains(source.range) }),
+              let body = function.body else { return false }
+        let values = cache.values(function: function, type: owner)
+        let targets = [flow.range] + taint.steps.filter { $0.external == nil }.map(\.range)
+        var checked = false
+        GuardedWalk.walk(body.statements) { expression, facts in
+            guard !checked, targets.contains(where: { expression.range.contains($0) }) else { return }
+            checked = facts.contains { fact in
+                values.reachable(from: fact.condition).contains { node in
+                    switch node.kind {
+                    case .member(_, "sourceApplication"), .identifier("sourceApplication"): return true
+                    default: return false
+                    }
+                }
+            }
+        }
+        return checked
+    }
+
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
         var candidates: [(TaintFlow, Taint)] = []
-        for flow in unit.flows(rule: Self.description.id) where !flow.confirmed {
+        let cache = LocalValuesCache(file: file)
+        let flows = unit.flows(rule: Self.description.id)
+        guard !flows.isEmpty else { return }
+        // `publisher.send(x)`, `continuation.yield`: handing a value to a Combine subject or a stream is an
+        // event of the app's own plumbing, not an action.
+        var plumbing = Set<Int>()
+        for (call, _) in file.calls(where: { $0.name == "send" }) {
+            guard let receiver = call.receiver else { continue }
+            if receiver.nameChain.contains(where: { link in
+                let lowered = link.lowercased()
+                return ["publisher", "subject", "stream", "continuation", "channel"].contains { lowered.hasSuffix($0) }
+            }) {
+                plumbing.insert(call.range.start.offset)
+            }
+        }
+        for flow in flows where !flow.confirmed && !plumbing.contains(flow.range.start.offset) {
             for taint in flow.taints(.argument) {
                 guard let source = taint.source, source.kind.isOpenedURL,
                       taint.checks.isDisjoint(with: [.allowlisted, .validated]) else { continue }
                 if source.kind == .universalLink && !taint.checks.contains(.urlPart) { continue }
+                if Self.checksSourceApplication(before: flow, taint: taint, in: file, cache) { continue }
                 candidates.append((flow, taint))
             }
         }

@@ -5,7 +5,7 @@ public struct WebViewHTMLFileBaseURLRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-203", slug: "webview-html-string-file-base-url",
         title: "Dynamic HTML loaded with a file:// base URL",
-        kind: .source, severity: .medium, confidence: .medium, cwe: [73, 79],
+        kind: .source, severity: .medium, confidence: .low, cwe: [73, 79],
         masvs: ["MASVS-PLATFORM-2"], mastg: ["MASTG-TEST-0077", "MASTG-TEST-0076"],
         rationale: "`loadHTMLString(_:baseURL:)` gives the HTML the origin of its base URL. With a file URL (the bundle, Documents, tmp) the page runs with file:// privileges: if the HTML contains anything from outside (an article body, a server response, a message), injected markup can load and read local files (local file inclusion).",
         fix: "Pass `baseURL: nil` (or the https origin the content belongs to) for HTML that is not a literal, and escape outside data before building HTML. For bundled pages, use `loadFileURL(_:allowingReadAccessTo:)` with the page's own folder.",
@@ -23,17 +23,15 @@ public struct WebViewHTMLFileBaseURLRule: SourceRule {
             }
             """),
             .triggering("ViewController.m", """
-            - (void)viewDidLoad
-            {
-                [super viewDidLoad];
-                NSString *filePath = [[NSBundle mainBundle] pathForResource:@"example_file" ofType:@"html"];
+            - (void)showPage:(NSString *)name {
+                NSString *filePath = [[NSBundle mainBundle] pathForResource:name ofType:@"html"];
                 NSString *html = [NSString stringWithContentsOfFile:filePath encoding:NSUTF8StringEncoding error:nil];
                 ↓[self.webView loadHTMLString:html baseURL:[NSBundle mainBundle].resourceURL];
             }
             - (void)showMessage:(NSString *)body {
                 ↓[self.webView loadHTMLString:body baseURL:[NSURL fileURLWithPath:NSTemporaryDirectory()]];
             }
-            """, note: "The MASTG example: HTML read from a bundled file is reported at low severity (the file ships with the app), the parameter at medium."),
+            """, note: "HTML read from a bundled file chosen at run time is reported at low severity (the files ship with the app), the parameter at medium."),
             .nonTriggering("ArticleView.swift", """
             func render(_ article: Article) {
                 webView.loadHTMLString(article.html, baseURL: nil)
@@ -45,7 +43,14 @@ public struct WebViewHTMLFileBaseURLRule: SourceRule {
             - (void)showMessage:(NSString *)body {
                 [self.webView loadHTMLString:body baseURL:nil];
             }
-            """),
+            - (void)viewDidLoad
+            {
+                [super viewDidLoad];
+                NSString *filePath = [[NSBundle mainBundle] pathForResource:@"example_file" ofType:@"html"];
+                NSString *html = [NSString stringWithContentsOfFile:filePath encoding:NSUTF8StringEncoding error:nil];
+                [self.webView loadHTMLString:html baseURL:[NSBundle mainBundle].resourceURL];
+            }
+            """, note: "The MASTG chapter's sample: static HTML from a bundled file with a static base URL."),
         ])
 
     public init() {}
@@ -61,6 +66,9 @@ public struct WebViewHTMLFileBaseURLRule: SourceRule {
             let html = values.resolve(arguments[0].value)
             if html.isConstantLiteral { continue }
             guard let location = Self.fileLocation(of: base, values) else { continue }
+            // Static HTML (a bundled file named by a literal) with a static base URL: the MASTG chapter's
+            // own sample. Nothing from outside reaches the page.
+            if Self.isStaticBundledFile(html, values), FileLocations.locate(values.resolve(base), values)?.isBuiltFromData != true { continue }
             let fromBundle = Self.isReadFromBundle(html, values)
             let source = fromBundle ? "HTML read from a bundled file" : "HTML built at run time (`\(file.text(arguments[0].value.range))`)"
             sink.report("\(source) is loaded with a file:// base URL in \(location): the page gets file:// privileges, so injected markup can read local files. Use `baseURL: nil` or the content's https origin.",
@@ -88,6 +96,21 @@ public struct WebViewHTMLFileBaseURLRule: SourceRule {
     static func urlString(_ expression: Expression) -> String? {
         guard let argument = RequestURLs.urlStringArgument(of: expression) else { return nil }
         return argument.stringValue
+    }
+
+    /// HTML read from a bundled file whose name and folder are literals.
+    static func isStaticBundledFile(_ html: Expression, _ values: LocalValues) -> Bool {
+        guard isReadFromBundle(html, values), case .call(_, let arguments, _) = html.kind, let source = arguments.first?.value,
+              let location = FileLocations.locate(source, values), !location.isBuiltFromData else { return false }
+        // The resource's name is a literal too (`pathForResource:@"example_file"`, not `pathForResource:name`).
+        let resourceCalls: Set<String> = ["url", "path", "URLForResource:withExtension:", "URLForResource:withExtension:subdirectory:",
+                                          "pathForResource:ofType:", "pathForResource:ofType:inDirectory:"]
+        for node in [values.resolve(source)] + values.reachable(from: source) {
+            guard case .call(let callee, let arguments, _) = node.kind, let name = callee.name, resourceCalls.contains(name),
+                  let first = arguments.first else { continue }
+            if !values.resolve(first.value).isConstantLiteral { return false }
+        }
+        return true
     }
 
     /// `String(contentsOf: bundleURL)`, `[NSString stringWithContentsOfFile:bundlePath ...]`.

@@ -10,7 +10,7 @@ public struct SecretInUserDefaultsRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-203", slug: "secret-in-user-defaults",
         title: "Secret stored in UserDefaults",
-        kind: .source, severity: .high, confidence: .medium, cwe: [312, 922],
+        kind: .source, severity: .medium, confidence: .low, cwe: [312, 922],
         masvs: ["MASVS-STORAGE-1"], mastg: ["MASTG-TEST-0052", "MASTG-TEST-0058"],
         rationale: "UserDefaults is an unencrypted property list in Library/Preferences. It is copied into backups, readable by anyone with file access to the container (a jailbroken device, a forensic image, a backup), and shared with extensions for suite defaults. Tokens, passwords and keys stored there outlive logout and leave the device.",
         fix: "Store secrets in the Keychain (`SecItemAdd` with a `…ThisDeviceOnly` accessibility class); keep only non-sensitive preferences in UserDefaults and remove the old value on upgrade.",
@@ -42,6 +42,7 @@ public struct SecretInUserDefaultsRule: SourceRule {
                 UserDefaults.standard.set(true, forKey: "hasSeenPasswordTip")
                 UserDefaults.standard.set(Date(), forKey: "tokenExpiry")
                 UserDefaults.standard.set(deviceToken, forKey: "pushToken")
+                UserDefaults.standard.set(token, forKey: Constants.Defaults.pushToken)
                 cache.set(token, forKey: "token")
             }
             """, note: "The MASTG property-list examples, flags and metadata about secrets, and a non-UserDefaults cache."),
@@ -70,6 +71,9 @@ public struct SecretInUserDefaultsRule: SourceRule {
             let keyText = values.resolve(keyExpression).stringValue
             let keyName = keyText ?? keyExpression.strippedOfCasts.nameChain.last
             let valueName = value.strippedOfCasts.nameChain.last
+            // The key says what is stored: a push or device token key is not made a credential by a
+            // value called `token`.
+            if let keyName, SecretNaming.isNonCredentialTokenName(keyName) { continue }
             let kind = keyName.flatMap(SecretNaming.kind(ofName:)) ?? valueName.flatMap(SecretNaming.kind(ofName:))
             guard let kind else { continue }
             let keyLabel = keyText.map { "\"\($0)\"" } ?? "`\(file.text(keyExpression.range))`"

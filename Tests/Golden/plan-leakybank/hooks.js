@@ -779,7 +779,7 @@ moatHookMethod({ label: "CheckedSessionDelegate -URLSession:didReceiveChallenge:
 moatHookMethod({ label: "PinnedSessionDelegate -URLSession:didReceiveChallenge:completionHandler:", className: "PinnedSessionDelegate", swift: true, selector: "URLSession:didReceiveChallenge:completionHandler:", classMethod: false });
 
 // from finding: MOAT-NET-201 (critical) Server certificate accepted without evaluating the trust at LeakyBank/Network/PinnedSessionDelegate.swift:36
-// from finding: MOAT-NET-202 (medium) Deprecated SecTrustEvaluate at LeakyBank/Legacy/SSLTrustManager.m:20
+// from finding: MOAT-NET-202 (low) Deprecated SecTrustEvaluate at LeakyBank/Legacy/SSLTrustManager.m:20
 // from finding: MOAT-NET-203 (medium) Trust result check accepts only kSecTrustResultUnspecified at LeakyBank/Legacy/SSLTrustManager.m:28
 // from finding: MOAT-NET-204 (low) Authentication challenge answered twice at LeakyBank/Network/PinnedSessionDelegate.swift:14
 // from finding: MOAT-NET-205 (medium) Custom trust anchors combined with the system roots at LeakyBank/Network/APIClient.swift:23
@@ -792,7 +792,7 @@ moatHookMethod({ label: "PinnedSessionDelegate -URLSession:didReceiveChallenge:c
 moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder: "trustResult" });
 
 // from finding: MOAT-NET-201 (critical) Server certificate accepted without evaluating the trust at LeakyBank/Network/PinnedSessionDelegate.swift:36
-// from finding: MOAT-NET-202 (medium) Deprecated SecTrustEvaluate at LeakyBank/Legacy/SSLTrustManager.m:20
+// from finding: MOAT-NET-202 (low) Deprecated SecTrustEvaluate at LeakyBank/Legacy/SSLTrustManager.m:20
 // from finding: MOAT-NET-203 (medium) Trust result check accepts only kSecTrustResultUnspecified at LeakyBank/Legacy/SSLTrustManager.m:28
 // from finding: MOAT-NET-204 (low) Authentication challenge answered twice at LeakyBank/Network/PinnedSessionDelegate.swift:14
 // from finding: MOAT-NET-205 (medium) Custom trust anchors combined with the system roots at LeakyBank/Network/APIClient.swift:23
@@ -817,8 +817,8 @@ moatHookMethod({ label: "StagingSessionDelegate -URLSession:didReceiveChallenge:
 
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-203 (high) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
-// from finding: MOAT-STOR-204 (high) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
@@ -827,8 +827,8 @@ moatHookMethod({ label: "NSData -writeToFile:atomically:", className: "NSData", 
 
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-203 (high) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
-// from finding: MOAT-STOR-204 (high) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
@@ -837,8 +837,8 @@ moatHookMethod({ label: "NSData -writeToFile:options:error:", className: "NSData
 
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-203 (high) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
-// from finding: MOAT-STOR-204 (high) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
@@ -847,8 +847,8 @@ moatHookMethod({ label: "NSData -writeToURL:options:error:", className: "NSData"
 
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-203 (high) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
-// from finding: MOAT-STOR-204 (high) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
@@ -857,8 +857,8 @@ moatHookMethod({ label: "NSFileManager -createFileAtPath:contents:attributes:", 
 
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-203 (high) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
-// from finding: MOAT-STOR-204 (high) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
@@ -867,8 +867,8 @@ moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" 
 
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-203 (high) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
-// from finding: MOAT-STOR-204 (high) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41

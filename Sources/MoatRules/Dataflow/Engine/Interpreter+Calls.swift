@@ -20,44 +20,50 @@ struct CallSite {
     var closureArguments: [(Int, Expression)] = []
     /// Set by `reachSinks` when the call is a sink of the table.
     var matchedSink = false
+    /// Set by `readSource` when it evaluated the receiver and arguments (a content reader whose URL is local).
+    var evaluated = false
+    /// Sources added to whatever the call returns (`TaintSource.addsToResult`).
+    var addedTaints: [Taint] = []
 
     /// Every taint that goes into the call: its receiver's and its arguments'.
     var inputs: [Taint] { receiverTaints.merging(argumentTaints.flatMap { $0 }) }
 }
 
-/// The steps of `evalCall`, named after the functions that run them.
+/// The steps of `evalCall`, in the order they run, named after the functions that run them.
 enum CallStepName: String, CaseIterable, Sendable {
     case readSource, evaluateReceiver, readPropertyCall, evaluateArguments, analyzeClosures, readIntoCOutArguments, checkOverflow
     case reachSinks, reachSensitiveAction, useLookedUpClass, confirm, applySummary, applyOtherFileSummary, mutateReceiver
     case writeOutArguments, transferResult
 }
 
-/// One step of `evalCall`: returns the call's taints when it decides them, nil to go on to the next step.
-typealias CallStep = @Sendable (inout FunctionInterpreter, inout CallSite, inout InterpreterState) -> [Taint]?
-
 extension FunctionInterpreter {
     // MARK: Calls
 
-    /// The steps of a call, in order; the first that returns taints decides what the call returns. Steps
-    /// that decide nothing still record flows, bind out-parameters or mark the state.
-    static let callSteps: [(name: CallStepName, step: CallStep)] = [
-        (.readSource, { $0.readSource(&$1, &$2) }),
-        (.evaluateReceiver, { $0.evaluateReceiver(&$1, &$2) }),
-        (.readPropertyCall, { $0.readPropertyCall(&$1, &$2) }),
-        (.evaluateArguments, { $0.evaluateArguments(&$1, &$2) }),
-        (.analyzeClosures, { $0.analyzeClosures(&$1, &$2) }),
-        (.readIntoCOutArguments, { $0.readIntoCOutArguments(&$1, &$2) }),
-        (.checkOverflow, { $0.checkOverflow(&$1, &$2) }),
-        (.reachSinks, { $0.reachSinks(&$1, &$2) }),
-        (.reachSensitiveAction, { $0.reachSensitiveAction(&$1, &$2) }),
-        (.useLookedUpClass, { $0.useLookedUpClass(&$1, &$2) }),
-        (.confirm, { $0.confirm(&$1, &$2) }),
-        (.applySummary, { $0.applySummary(&$1, &$2) }),
-        (.applyOtherFileSummary, { $0.applyOtherFileSummary(&$1, &$2) }),
-        (.mutateReceiver, { $0.mutateReceiver(&$1, &$2) }),
-        (.writeOutArguments, { $0.writeOutArguments(&$1, &$2) }),
-        (.transferResult, { $0.transferResult(&$1, &$2) }),
-    ]
+    /// The steps of a call, in order (`CallStepName`); the first that returns taints decides what the call
+    /// returns. Steps that decide nothing still record flows, bind out-parameters or mark the state.
+    static let callSteps: [CallStepName] = CallStepName.allCases
+
+    /// Runs one step: the call's taints when the step decides them, nil to go on to the next.
+    mutating func run(_ step: CallStepName, _ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        switch step {
+        case .readSource: readSource(&call, &state)
+        case .evaluateReceiver: evaluateReceiver(&call, &state)
+        case .readPropertyCall: readPropertyCall(&call, &state)
+        case .evaluateArguments: evaluateArguments(&call, &state)
+        case .analyzeClosures: analyzeClosures(&call, &state)
+        case .readIntoCOutArguments: readIntoCOutArguments(&call, &state)
+        case .checkOverflow: checkOverflow(&call, &state)
+        case .reachSinks: reachSinks(&call, &state)
+        case .reachSensitiveAction: reachSensitiveAction(&call, &state)
+        case .useLookedUpClass: useLookedUpClass(&call, &state)
+        case .confirm: confirm(&call, &state)
+        case .applySummary: applySummary(&call, &state)
+        case .applyOtherFileSummary: applyOtherFileSummary(&call, &state)
+        case .mutateReceiver: mutateReceiver(&call, &state)
+        case .writeOutArguments: writeOutArguments(&call, &state)
+        case .transferResult: transferResult(&call, &state)
+        }
+    }
 
     mutating func evalCall(_ expression: Expression, _ state: inout InterpreterState) -> [Taint] {
         guard case .call(let callee, let arguments, let isMessageSend) = expression.kind else { return [] }
@@ -65,15 +71,33 @@ extension FunctionInterpreter {
         if case .member(let base, _) = callee.unwrapped.kind { receiver = base }
         var call = CallSite(expression: expression, callee: callee, arguments: arguments, isMessageSend: isMessageSend,
                             name: callee.name ?? "", baseName: callee.baseCallName ?? "", receiver: receiver)
-        for (_, step) in Self.callSteps {
-            if let result = step(&self, &call, &state) { return result }
+        for step in Self.callSteps {
+            if let result = run(step, &call, &state) { return call.addedTaints.isEmpty ? result : result.merging(call.addedTaints) }
         }
-        return call.inputs
+        return call.addedTaints.isEmpty ? call.inputs : call.inputs.merging(call.addedTaints)
     }
 
     /// A source read through a call (`UIPasteboard.general.string(forType:)`, `getenv`, a CKRecord
     /// accessor): the call returns the source; its receiver and arguments are evaluated for their effects.
+    ///
+    /// A content reader (`Data(contentsOf:)`) returns remote content unless the URL it reads is local (then
+    /// the later steps decide, with the receiver and arguments already evaluated). A source that adds to
+    /// the result (`URL(fileURLWithPath:)`) is kept for the end of the call.
     mutating func readSource(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        if let hit = callSource(call.expression, callee: call.callee, arguments: call.arguments, isMessageSend: call.isMessageSend, state,
+                                addingToResult: true) {
+            call.addedTaints = [sourceTaint(hit, at: call.expression.range)]
+        }
+        if let (source, urlIndex) = contentReader(call) {
+            if let receiver = call.receiver { call.receiverTaints = eval(receiver, &state) }
+            for argument in call.arguments { call.argumentTaints.append(eval(argument.value, &state)) }
+            call.evaluated = true
+            if isLocalURL(call.argumentTaints[urlIndex], for: source) { return nil }
+            let api = call.isMessageSend ? call.name : (call.expression.swiftCallName ?? call.name)
+            let hit = SourceHit(kind: source.kind, description: "\(source.description) with \(api)", range: call.expression.range,
+                                confidence: source.confidence)
+            return [sourceTaint(hit, at: call.expression.range)].merging(call.inputs)
+        }
         guard let hit = callSource(call.expression, callee: call.callee, arguments: call.arguments, isMessageSend: call.isMessageSend, state)
         else { return nil }
         if let receiver = call.receiver { _ = eval(receiver, &state) }
@@ -83,6 +107,7 @@ extension FunctionInterpreter {
 
     /// Evaluates the receiver (decides nothing).
     mutating func evaluateReceiver(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        if call.evaluated { return nil }
         if let receiver = call.receiver { call.receiverTaints = eval(receiver, &state) }
         return nil
     }
@@ -99,6 +124,7 @@ extension FunctionInterpreter {
 
     /// Evaluates the arguments; closures are kept for `analyzeClosures` (decides nothing).
     mutating func evaluateArguments(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        if call.evaluated { return nil }
         for (index, argument) in call.arguments.enumerated() {
             if closure(argument.value, state) != nil, case .closure = argument.value.unwrapped.kind {
                 call.closureArguments.append((index, argument.value))
@@ -246,8 +272,7 @@ extension FunctionInterpreter {
     /// A mutation of a local collection or string (`Transfers.calls`, `.mutatesReceiver`): the arguments
     /// flow into the receiver's variable; the call returns nothing.
     mutating func mutateReceiver(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
-        guard let receiver = call.receiver, let root = receiver.rootName,
-              let entry = Transfers.callTransfer(name: call.name, baseName: call.baseName, { $0 == .mutatesReceiver }) else { return nil }
+        guard let entry = Transfers.mutators[call.name], let receiver = call.receiver, let root = receiver.rootName else { return nil }
         var added = call.argumentTaints.flatMap { $0 }
         if !entry.kinds.isEvery { added = added.filter { $0.isAffected(by: entry.kinds) } }
         if !added.isEmpty {
@@ -267,8 +292,7 @@ extension FunctionInterpreter {
             let incoming = everything.filter { $0.classLookup == nil }
             if !incoming.isEmpty { state.vars[path, default: []].merge(incoming.mapTaints { $0.lineage.insert(path) }) }
         }
-        if let entry = Transfers.callTransfer(name: call.name, baseName: call.baseName, { if case .copiesArgument = $0 { true } else { false } }),
-           case .copiesArgument(let from, let into, let arity) = entry.effect, call.arguments.count == arity,
+        if let entry = Transfers.copies[call.name], case .copiesArgument(let from, let into, let arity) = entry.effect, call.arguments.count == arity,
            let root = stripped(call.arguments[into].value).rootName, !call.argumentTaints[from].isEmpty {
             var copied = call.argumentTaints[from]
             if !entry.kinds.isEvery { copied = copied.filter { $0.isAffected(by: entry.kinds) } }

@@ -204,7 +204,8 @@ enum Checks {
     static func confirms(name: String, baseName: String, _ effect: ConfirmationEffect) -> Bool {
         let isHandler = effect == .confirmsInHandler
         if (isHandler ? confirmingHandlerNames : confirmingNames).contains(name) { return true }
-        if (isHandler ? confirmingHandlerBaseNames : confirmingBaseNames).contains(baseName) { return true }
+        let baseNames = isHandler ? confirmingHandlerBaseNames : confirmingBaseNames
+        if !baseNames.isEmpty, baseNames.contains(baseName) { return true }
         for text in isHandler ? confirmingHandlerSubstrings : confirmingSubstrings where baseName.hasText(text) { return true }
         return false
     }

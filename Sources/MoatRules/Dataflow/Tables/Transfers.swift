@@ -312,6 +312,19 @@ enum Transfers {
         return table
     }()
 
+    /// Transfers by effect, for the interpreter's steps: mutators and copies by name, closure transfers by
+    /// name or base name.
+    static let mutators: [String: CallTransfer] = byName { $0 == .mutatesReceiver }
+    static let copies: [String: CallTransfer] = byName { if case .copiesArgument = $0 { true } else { false } }
+
+    private static func byName(_ effect: (CallTransferEffect) -> Bool) -> [String: CallTransfer] {
+        var table: [String: CallTransfer] = [:]
+        for entry in calls where effect(entry.effect) {
+            for name in entry.spelling.names where table[name] == nil { table[name] = entry }
+        }
+        return table
+    }
+
     /// The transfer a call with this name (or base name, for entries matched on it) makes with this effect.
     static func callTransfer(name: String, baseName: String, _ matches: (CallTransferEffect) -> Bool) -> CallTransfer? {
         if let entry = callTransfersByName[name]?.first(where: { matches($0.effect) }) { return entry }
