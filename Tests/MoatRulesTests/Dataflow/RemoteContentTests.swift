@@ -39,6 +39,21 @@ struct RemoteContentTests {
         #expect(flows.first?.taints(.path).contains { $0.source?.kind == .remoteHandler } == true)
     }
 
+    @Test func aLocalFileURLPassedToAHelperReachesNoSink() {
+        // The proof kind must not become a flow through a function summary either (it did once: the app's
+        // own file URLs, built with URL(fileURLWithPath:), were reported at the helper's removeItem).
+        let flows = Support.flows("""
+        func delete(_ url: URL) throws {
+            try FileManager.default.removeItem(at: url)
+        }
+        func cleanUp(_ root: String) throws {
+            try delete(URL(fileURLWithPath: root))
+            try delete(Bundle.main.url(forResource: "cache", withExtension: "db")!)
+        }
+        """, kind: .filePath)
+        #expect(flows.isEmpty)
+    }
+
     @Test func remoteContentIsNotReportedAsAURLToLoadOrOpen() {
         let source = """
         func follow(_ webView: WKWebView) throws {

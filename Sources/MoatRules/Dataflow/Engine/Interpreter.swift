@@ -69,6 +69,11 @@ struct FunctionInterpreter {
 
     /// Adds a flow, merging it into an earlier one at the same sink (loops are analyzed twice).
     func add(_ flow: TaintFlow, to list: inout [TaintFlow]) {
+        // A kind that only proves something about a value (`localFile`) never reaches a sink, however it
+        // got there (directly, or through a summary of this file or another).
+        var flow = flow
+        flow.roles = flow.roles.mapValues { $0.filter { !($0.flow?.isProof ?? false) } }.filter { !$0.value.isEmpty }
+        if flow.roles.isEmpty { return }
         if let index = list.firstIndex(where: { $0.range == flow.range && $0.kind == flow.kind && $0.calledName == flow.calledName }) {
             for (role, taints) in flow.roles { list[index].roles[role, default: []].merge(taints) }
             list[index].confirmed = list[index].confirmed && flow.confirmed
