@@ -298,16 +298,13 @@ public struct AppUnit: Sendable {
     /// Units of the files no project target references. Each loose app Info.plist roots a unit at the
     /// highest folder above it that holds no other app (no other app Info.plist, no Xcode project): the
     /// folder the app would be scanned as alone. Loose files under that folder belong to that unit.
-    /// Loose files under no app folder form one more unit (as all loose files did before) when they hold
-    /// property lists, or when there is no other unit.
+    /// Loose files under no app folder form one more unit (as all loose files did before) when there is no
+    /// Xcode project unit and they hold property lists; beside project units they stay reachable code.
     static func looseUnits(_ loose: LooseFiles, allPlists: [PropertyListDocument], projects: [XcodeProject],
                            hasProjectUnits: Bool) -> [AppUnit] {
         let appPlists = loose.plists.filter(isAppInfoPlist)
-        guard !appPlists.isEmpty else {
-            guard !loose.isEmpty, hasProjectUnits, loose.plists.contains(where: { $0.kind != .other && ShippingScope.reason(forPath: $0.path) == nil })
-            else { return [] }
-            return [looseUnit(plists: loose.plists, sources: loose.sources, interfaceBuilderDocuments: loose.interfaceBuilderDocuments)]
-        }
+        // Without a loose app, loose files stay code any unit may reach (a local package, a framework).
+        guard !appPlists.isEmpty else { return [] }
         // Where other apps are: every app Info.plist, and the folder of every Xcode project.
         let markerPlists = allPlists.filter(isAppInfoPlist).map(\.path)
         let projectFolders = projects.map { folder(of: folder(of: $0.path)) }
@@ -339,7 +336,7 @@ public struct AppUnit: Sendable {
                                           interfaceBuilderDocuments: files.interfaceBuilderDocuments)))
         }
         var result = units.sorted { $0.0 < $1.0 }.map(\.1)
-        if remaining.plists.contains(where: { $0.kind != .other && ShippingScope.reason(forPath: $0.path) == nil }) {
+        if !hasProjectUnits, remaining.plists.contains(where: { $0.kind != .other && ShippingScope.reason(forPath: $0.path) == nil }) {
             result.append(looseUnit(plists: remaining.plists, sources: remaining.sources,
                                     interfaceBuilderDocuments: remaining.interfaceBuilderDocuments))
         }
