@@ -601,7 +601,11 @@ public struct AppPlaces: Sendable {
         }
         for (index, unit) in units.enumerated() {
             if let project = unit.project, let target = unit.target {
+                // A watch app built as a plain application target is told apart by its SDK or its Info.plist.
+                let sdks = unit.configurations.compactMap { $0.settings["SDKROOT"]?.value.lowercased() }
                 let isApplication = target.productType == "com.apple.product-type.application"
+                    && sdks.allSatisfy { $0.contains("iphone") || $0.contains("$(") }
+                    && !unit.infoPlists.contains(where: AppPlaces.isWatchInfoPlist)
                 let place = Place(app: "project:" + project.path, isMainApp: isApplication)
                 add(project.path, Place(app: place.app, isMainApp: false))
                 if isApplication { applicationTargets[project.path, default: []].insert(target.name) }
@@ -615,13 +619,16 @@ public struct AppPlaces: Sendable {
                 let app = "folder:\(index)"
                 for document in unit.infoPlists {
                     let isExtension = document.root["NSExtension"] != nil || document.root["EXAppExtensionAttributes"] != nil
-                    let isWatch = document.root["WKWatchKitApp"] != nil || document.root["WKApplication"] != nil
-                        || document.root["WKCompanionAppBundleIdentifier"] != nil
-                    add(document.path, Place(app: app, isMainApp: !isExtension && !isWatch))
+                    add(document.path, Place(app: app, isMainApp: !isExtension && !Self.isWatchInfoPlist(document)))
                 }
                 for document in unit.entitlementsDocuments { add(document.path, Place(app: app, isMainApp: false)) }
             }
         }
+    }
+
+    static func isWatchInfoPlist(_ document: PropertyListDocument) -> Bool {
+        document.root["WKWatchKitApp"] != nil || document.root["WKApplication"] != nil
+            || document.root["WKCompanionAppBundleIdentifier"] != nil
     }
 
     /// The app a finding's place belongs to, nil for a file no unit uses.
