@@ -63,6 +63,63 @@ public struct PathTraversalRule: SourceRule {
                 ↓[[NSFileManager defaultManager] copyItemAtURL:incomingResourceURL toURL:destinationFileURL error:nil];
             }
             """),
+            .triggering("Receipts.swift", """
+            func saveLatestReceipt(_ receipt: Data) throws {
+                let endpoint = URL(string: "https://receipts.example.com/latest/name")!
+                let name = try String(contentsOf: endpoint, encoding: .utf8)
+                let folder = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+                try ↓receipt.write(to: folder.appendingPathComponent(name))
+            }
+            """, note: "Remote content: the server (or anyone on the path) chooses the name."),
+            .triggering("Download.swift", """
+            func saveDownload(_ data: Data, response: URLResponse) {
+                guard let name = response.suggestedFilename else { return }
+                let folder = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+                try? ↓data.write(to: folder.appendingPathComponent(name))
+            }
+            """, note: "suggestedFilename comes from the server's Content-Disposition header."),
+            .triggering("Receipts.m", """
+            - (void)saveLatestReceipt:(NSData *)receipt {
+                NSURL *endpoint = [NSURL URLWithString:@"https://receipts.example.com/latest/name"];
+                NSString *name = [NSString stringWithContentsOfURL:endpoint encoding:NSUTF8StringEncoding error:nil];
+                NSString *path = [NSTemporaryDirectory() stringByAppendingPathComponent:name];
+                ↓[receipt writeToFile:path atomically:YES];
+            }
+            """),
+            .nonTriggering("Receipts.swift", """
+            func saveDefaultReceipt(_ receipt: Data) throws {
+                guard let nameURL = Bundle.main.url(forResource: "receipt-name", withExtension: "txt") else { return }
+                let name = try String(contentsOf: nameURL, encoding: .utf8)
+                let folder = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+                try receipt.write(to: folder.appendingPathComponent(name))
+            }
+            """, note: "A file of the app's bundle is not remote content."),
+            .nonTriggering("Receipts.swift", """
+            func saveLatestReceipt(_ receipt: Data) throws {
+                let endpoint = URL(string: "https://receipts.example.com/latest/name")!
+                let name = try String(contentsOf: endpoint, encoding: .utf8)
+                guard case let safeName = name.lastPathComponent, !safeName.isEmpty, safeName != ".", safeName != ".." else { return }
+                let folder = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+                try receipt.write(to: folder.appendingPathComponent(safeName))
+            }
+            """, note: "The WWDC file-name idiom applied to the downloaded name."),
+            .nonTriggering("Download.swift", """
+            func saveDownload(_ data: Data, response: URLResponse) {
+                guard let suggested = response.suggestedFilename else { return }
+                let name = (suggested as NSString).lastPathComponent
+                guard !name.isEmpty, name != ".", name != ".." else { return }
+                let folder = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+                try? data.write(to: folder.appendingPathComponent(name))
+            }
+            """),
+            .nonTriggering("Receipts.m", """
+            - (void)saveDefaultReceipt:(NSData *)receipt {
+                NSURL *nameURL = [[NSBundle mainBundle] URLForResource:@"receipt-name" withExtension:@"txt"];
+                NSString *name = [NSString stringWithContentsOfURL:nameURL encoding:NSUTF8StringEncoding error:nil];
+                NSString *path = [NSTemporaryDirectory() stringByAppendingPathComponent:name];
+                [receipt writeToFile:path atomically:YES];
+            }
+            """, note: "A file of the app's bundle is not remote content."),
             .nonTriggering("IncomingFile.swift", """
             func handleIncomingFile(_ incomingResourceURL: URL, with name: String, from fromID: String) {
                 guard

@@ -44,6 +44,34 @@ public struct PredicateFormatInjectionRule: SourceRule {
                 [self showNotesMatching:predicate];
             }
             """),
+            .triggering("Offers.swift", """
+            func filteredOffers(_ offers: [Offer]) throws -> [Offer] {
+                let rule = try String(contentsOf: URL(string: "https://api.example.com/offers/rule")!, encoding: .utf8)
+                let predicate = ↓NSPredicate(format: "category == '\\(rule)'")
+                return offers.filter { predicate.evaluate(with: $0) }
+            }
+            """, note: "Remote content becomes predicate language."),
+            .triggering("Offers.m", """
+            - (NSArray *)filteredOffers:(NSArray *)offers {
+                NSURL *endpoint = [NSURL URLWithString:@"https://api.example.com/offers/rule"];
+                NSString *rule = [NSString stringWithContentsOfURL:endpoint encoding:NSUTF8StringEncoding error:nil];
+                return [offers filteredArrayUsingPredicate:↓[NSPredicate predicateWithFormat:rule]];
+            }
+            """),
+            .nonTriggering("Offers.swift", """
+            func filteredOffers(_ offers: [Offer]) throws -> [Offer] {
+                let category = try String(contentsOf: URL(string: "https://api.example.com/offers/category")!, encoding: .utf8)
+                let predicate = NSPredicate(format: "category == %@", category)
+                return offers.filter { predicate.evaluate(with: $0) }
+            }
+            """, note: "The downloaded value is an argument, not part of the format."),
+            .nonTriggering("Offers.m", """
+            - (NSArray *)filteredOffers:(NSArray *)offers {
+                NSURL *ruleURL = [[NSBundle mainBundle] URLForResource:@"offer-rule" withExtension:@"txt"];
+                NSString *rule = [NSString stringWithContentsOfURL:ruleURL encoding:NSUTF8StringEncoding error:nil];
+                return [offers filteredArrayUsingPredicate:[NSPredicate predicateWithFormat:rule]];
+            }
+            """, note: "A format shipped in the app's bundle is not remote content."),
         ])
 
     public init() {}
@@ -105,6 +133,25 @@ public struct SQLInjectionRule: SourceRule {
                 sqlite3_prepare_v2(self.db, sql.UTF8String, -1, &statement, NULL);
             }
             """, note: "A number cannot change the statement."),
+            .triggering("Sync.swift", """
+            import SQLite3
+            func applyServerTag(_ db: OpaquePointer?) {
+                let endpoint = URL(string: "https://sync.example.com/tag")!
+                guard let data = try? Data(contentsOf: endpoint), let tag = String(data: data, encoding: .utf8) else { return }
+                ↓sqlite3_exec(db, "UPDATE notes SET tag = '\\(tag)'", nil, nil, nil)
+            }
+            """, note: "Remote content becomes SQL."),
+            .nonTriggering("Sync.swift", """
+            import SQLite3
+            func applyServerTag(_ db: OpaquePointer?) {
+                let endpoint = URL(string: "https://sync.example.com/tag")!
+                guard let data = try? Data(contentsOf: endpoint), let tag = String(data: data, encoding: .utf8) else { return }
+                var statement: OpaquePointer?
+                sqlite3_prepare_v2(db, "UPDATE notes SET tag = ?", -1, &statement, nil)
+                sqlite3_bind_text(statement, 1, tag, -1, nil)
+                sqlite3_step(statement)
+            }
+            """, note: "Bound as a parameter."),
         ])
 
     public init() {}

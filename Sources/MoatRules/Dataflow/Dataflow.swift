@@ -42,7 +42,7 @@ extension Taint {
             return RelatedLocation(location: Location(path: external.path, line: external.line, column: external.column), message: message)
         }
         if let source {
-            related.append(location("untrusted input: \(source.description)", source.range, source.external))
+            related.append(location("\(source.kind.flow.pathPhrase): \(source.description)", source.range, source.external))
         }
         for step in steps { related.append(location(step.message, step.range, step.external)) }
         return related

@@ -10,6 +10,11 @@ import MoatSyntax
 public enum SourceKind: String, Sendable, Hashable, CaseIterable {
     case urlScheme, universalLink, scriptMessage, javaScriptBridge, peerToPeer, network, cloudRecord, pasteboard
     case pickedDocument, shareExtension, pushNotification, cLibrary, remoteHandler
+    /// Content read from a URL that is not provably a local file (`Data(contentsOf:)`, `NSString
+    /// stringWithContentsOfURL:`): downloaded from wherever the URL points.
+    case remoteContent
+    /// A file or bundle URL the app built (not a flow that reaches sinks: see `FlowKind.localFile`).
+    case localFileURL
 
     /// Input an app receives through its URL scheme or universal links (MASTG "Testing Custom URL Schemes").
     public var isOpenedURL: Bool { self == .urlScheme || self == .universalLink }

@@ -86,6 +86,34 @@ public struct JavaScriptInjectionDataflowRule: SourceRule {
                 }
             }
             """, note: "Messages accepted only after the frame and origin were checked, by the handler or by a wrapper handler that forwards them: they come from the app's own page."),
+            .triggering("Banner.swift", """
+            func showBanner(in webView: WKWebView, from server: URL) async throws {
+                let (data, _) = try await URLSession.shared.data(from: server.appendingPathComponent("banner"))
+                let banner = try JSONDecoder().decode(Banner.self, from: data)
+                ↓webView.evaluateJavaScript("showBanner('\\(banner.title)')")
+            }
+            """, note: "Remote content: a decoded field of the server's response becomes script."),
+            .triggering("Banner.m", """
+            - (void)connection:(NSURLConnection *)connection didReceiveData:(NSData *)data {
+                NSString *title = [[NSString alloc] initWithData:data encoding:NSUTF8StringEncoding];
+                NSString *script = [NSString stringWithFormat:@"showBanner('%@')", title];
+                ↓[self.webView evaluateJavaScript:script completionHandler:nil];
+            }
+            """),
+            .nonTriggering("Banner.swift", """
+            func showBanner(in webView: WKWebView, from server: URL) async throws {
+                let (data, _) = try await URLSession.shared.data(from: server.appendingPathComponent("banner"))
+                let banner = try JSONDecoder().decode(Banner.self, from: data)
+                try await webView.callAsyncJavaScript("showBanner(title)", arguments: ["title": banner.title], contentWorld: .page)
+            }
+            """, note: "Passed as an argument, not spliced into the script."),
+            .nonTriggering("Banner.m", """
+            - (void)showBanner {
+                NSURL *scriptURL = [[NSBundle mainBundle] URLForResource:@"banner" withExtension:@"js"];
+                NSString *script = [NSString stringWithContentsOfURL:scriptURL encoding:NSUTF8StringEncoding error:nil];
+                [self.webView evaluateJavaScript:script completionHandler:nil];
+            }
+            """, note: "A script shipped in the app's bundle."),
         ])
 
     public init() {}

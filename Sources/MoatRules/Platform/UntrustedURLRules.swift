@@ -83,6 +83,52 @@ public struct WebViewUntrustedURLRule: SourceRule {
                 [self.webView loadRequest:[NSURLRequest requestWithURL:url]];
             }
             """),
+            .triggering("Notice.swift", """
+            func showNotice(in webView: WKWebView) throws {
+                let html = try String(contentsOf: URL(string: "http://news.example.com/notice.html")!, encoding: .utf8)
+                ↓webView.loadHTMLString(html, baseURL: nil)
+            }
+            """, note: "Remote content rendered as HTML in the app's web view."),
+            .triggering("Notice.swift", """
+            func showNotice(in webView: WKWebView) throws {
+                let page = try Data(contentsOf: URL(string: "https://news.example.com/notice.html")!)
+                ↓webView.load(page, mimeType: "text/html", characterEncodingName: "utf-8", baseURL: URL(string: "https://news.example.com/")!)
+            }
+            """),
+            .triggering("Notice.m", """
+            - (void)showNotice {
+                NSURL *endpoint = [NSURL URLWithString:@"https://news.example.com/notice.html"];
+                NSString *html = [NSString stringWithContentsOfURL:endpoint encoding:NSUTF8StringEncoding error:nil];
+                ↓[self.webView loadHTMLString:html baseURL:nil];
+            }
+            """),
+            .nonTriggering("Notice.swift", """
+            func showNotice(in webView: WKWebView) throws {
+                guard let noticeURL = Bundle.main.url(forResource: "notice", withExtension: "html") else { return }
+                let html = try String(contentsOf: noticeURL, encoding: .utf8)
+                webView.loadHTMLString(html, baseURL: nil)
+            }
+            """, note: "HTML shipped in the app's bundle."),
+            .nonTriggering("Notice.swift", """
+            func showNotice(in webView: WKWebView) throws {
+                let text = try String(contentsOf: URL(string: "https://news.example.com/notice.txt")!, encoding: .utf8)
+                webView.loadHTMLString("<p>" + escapeHTML(text) + "</p>", baseURL: nil)
+            }
+            """, note: "The downloaded text is escaped before it becomes HTML."),
+            .nonTriggering("Notice.m", """
+            - (void)showNotice {
+                NSURL *noticeURL = [[NSBundle mainBundle] URLForResource:@"notice" withExtension:@"html"];
+                NSString *html = [NSString stringWithContentsOfURL:noticeURL encoding:NSUTF8StringEncoding error:nil];
+                [self.webView loadHTMLString:html baseURL:nil];
+            }
+            """),
+            .nonTriggering("Help.swift", """
+            func openHelp(in webView: WKWebView) throws {
+                let link = try String(contentsOf: URL(string: "https://api.example.com/help-link")!, encoding: .utf8)
+                guard let url = URL(string: link) else { return }
+                webView.load(URLRequest(url: url))
+            }
+            """, note: "A link the app's server sends is navigation the app asked for: URL loads report input from entry points only."),
         ])
 
     public init() {}

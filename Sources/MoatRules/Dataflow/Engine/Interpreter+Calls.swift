@@ -20,6 +20,10 @@ struct CallSite {
     var closureArguments: [(Int, Expression)] = []
     /// Set by `reachSinks` when the call is a sink of the table.
     var matchedSink = false
+    /// Set by `readSource` when it evaluated the receiver and arguments (a content reader whose URL is local).
+    var evaluated = false
+    /// Sources added to whatever the call returns (`TaintSource.addsToResult`).
+    var addedTaints: [Taint] = []
 
     /// Every taint that goes into the call: its receiver's and its arguments'.
     var inputs: [Taint] { receiverTaints.merging(argumentTaints.flatMap { $0 }) }
@@ -68,14 +72,32 @@ extension FunctionInterpreter {
         var call = CallSite(expression: expression, callee: callee, arguments: arguments, isMessageSend: isMessageSend,
                             name: callee.name ?? "", baseName: callee.baseCallName ?? "", receiver: receiver)
         for step in Self.callSteps {
-            if let result = run(step, &call, &state) { return result }
+            if let result = run(step, &call, &state) { return call.addedTaints.isEmpty ? result : result.merging(call.addedTaints) }
         }
-        return call.inputs
+        return call.addedTaints.isEmpty ? call.inputs : call.inputs.merging(call.addedTaints)
     }
 
     /// A source read through a call (`UIPasteboard.general.string(forType:)`, `getenv`, a CKRecord
     /// accessor): the call returns the source; its receiver and arguments are evaluated for their effects.
+    ///
+    /// A content reader (`Data(contentsOf:)`) returns remote content unless the URL it reads is local (then
+    /// the later steps decide, with the receiver and arguments already evaluated). A source that adds to
+    /// the result (`URL(fileURLWithPath:)`) is kept for the end of the call.
     mutating func readSource(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        if let hit = callSource(call.expression, callee: call.callee, arguments: call.arguments, isMessageSend: call.isMessageSend, state,
+                                addingToResult: true) {
+            call.addedTaints = [sourceTaint(hit, at: call.expression.range)]
+        }
+        if let (source, urlIndex) = contentReader(call) {
+            if let receiver = call.receiver { call.receiverTaints = eval(receiver, &state) }
+            for argument in call.arguments { call.argumentTaints.append(eval(argument.value, &state)) }
+            call.evaluated = true
+            if isLocalURL(call.argumentTaints[urlIndex], for: source) { return nil }
+            let api = call.isMessageSend ? call.name : (call.expression.swiftCallName ?? call.name)
+            let hit = SourceHit(kind: source.kind, description: "\(source.description) with \(api)", range: call.expression.range,
+                                confidence: source.confidence)
+            return [sourceTaint(hit, at: call.expression.range)].merging(call.inputs)
+        }
         guard let hit = callSource(call.expression, callee: call.callee, arguments: call.arguments, isMessageSend: call.isMessageSend, state)
         else { return nil }
         if let receiver = call.receiver { _ = eval(receiver, &state) }
@@ -85,6 +107,7 @@ extension FunctionInterpreter {
 
     /// Evaluates the receiver (decides nothing).
     mutating func evaluateReceiver(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        if call.evaluated { return nil }
         if let receiver = call.receiver { call.receiverTaints = eval(receiver, &state) }
         return nil
     }
@@ -101,6 +124,7 @@ extension FunctionInterpreter {
 
     /// Evaluates the arguments; closures are kept for `analyzeClosures` (decides nothing).
     mutating func evaluateArguments(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        if call.evaluated { return nil }
         for (index, argument) in call.arguments.enumerated() {
             if closure(argument.value, state) != nil, case .closure = argument.value.unwrapped.kind {
                 call.closureArguments.append((index, argument.value))

@@ -31,16 +31,18 @@ extension FunctionInterpreter {
         return nil
     }
 
+    /// `addingToResult`: only the sources whose taint is added to what the call returns (`addsToResult`);
+    /// otherwise only those that replace it.
     func callSource(_ call: Expression, callee: Expression, arguments: [Argument], isMessageSend: Bool,
-                            _ state: InterpreterState) -> SourceHit? {
+                            _ state: InterpreterState, addingToResult: Bool = false) -> SourceHit? {
         guard let name = callee.name else { return nil }
         let receiver = callee.receiver
-        if TaintSources.recordAccessors.contains(name) || TaintSources.recordAccessors.contains(callee.baseCallName ?? ""),
+        if !addingToResult, TaintSources.recordAccessors.contains(name) || TaintSources.recordAccessors.contains(callee.baseCallName ?? ""),
            let receiver, arguments.count == 1, arguments[0].label == nil || TaintSources.recordAccessorLabels.contains(arguments[0].label ?? "") || isMessageSend {
             if let hit = recordSource(base: receiver, key: arguments[0].value, range: call.range, state) { return hit }
         }
         for source in TaintSources.callSources[name] ?? [] {
-            guard case .call(_, let receivers, let labels) = source.pattern else { continue }
+            guard case .call(_, let receivers, let labels) = source.pattern, source.addsToResult == addingToResult else { continue }
             if let labels {
                 if labels.isEmpty {
                     guard arguments.isEmpty, !isMessageSend, receiver != nil else { continue }
@@ -51,14 +53,40 @@ extension FunctionInterpreter {
             if !receivers.isEmpty {
                 guard let receiver, receiver.chainMentions(receivers) else { continue }
             }
-            return SourceHit(kind: source.kind, description: source.description, range: call.range, confidence: source.confidence)
+            return SourceHit(kind: source.kind, description: source.description, range: call.range, confidence: source.confidence,
+                             isSystemFileURL: source.isSystemFileURL)
         }
-        if file.language.isCFamily, case .identifier = callee.unwrapped.kind {
+        if !addingToResult, file.language.isCFamily, case .identifier = callee.unwrapped.kind {
             if let source = TaintSources.cResultSources[name]?.first {
                 return SourceHit(kind: source.kind, description: source.description, range: call.range, confidence: source.confidence)
             }
         }
         return nil
+    }
+
+    /// A content reader of the table (`.contentRead`) this call is: the entry and the index of the URL argument.
+    func contentReader(_ call: CallSite) -> (source: TaintSource, urlIndex: Int)? {
+        guard let sources = TaintSources.contentReadSources[call.name], !call.arguments.isEmpty else { return nil }
+        for source in sources {
+            guard case .contentRead(_, let labels, let receivers, _) = source.pattern else { continue }
+            if call.isMessageSend {
+                guard let receiver = call.receiver, receiver.chainMentions(receivers) else { continue }
+                return (source, 0)
+            }
+            guard call.receiver == nil, let index = call.arguments.firstIndex(where: { labels.contains($0.label ?? "") }) else { continue }
+            return (source, index)
+        }
+        return nil
+    }
+
+    /// Whether the taints of a URL prove it local for a content reader: a kind of `localKinds`, or a file
+    /// the system created.
+    func isLocalURL(_ taints: [Taint], for source: TaintSource) -> Bool {
+        guard case .contentRead(_, _, _, let localKinds) = source.pattern else { return false }
+        return taints.contains { taint in
+            if let flow = taint.flow, localKinds.contains(flow) { return true }
+            return taint.source?.isSystemFileURL ?? false
+        }
     }
 
     /// A read from a CKRecord: `record["uuid"]`, `record.object(forKey:)`, `[record objectForKey:@"uuid"]`.

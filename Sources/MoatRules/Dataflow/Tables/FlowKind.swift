@@ -21,6 +21,25 @@ public enum FlowKind: String, Sendable, Hashable, CaseIterable {
     /// Input an attacker controls, received through the app's entry points (URL schemes, script
     /// messages, JavaScript bridges, peers, the network, the pasteboard...).
     case untrusted
+    /// Content from the network: what a server sent (a hostile server, or anyone on the path of plain
+    /// HTTP, chooses it). Reported by the same sinks as `untrusted`.
+    case remote
+    /// A file or bundle URL the app built itself (`URL(fileURLWithPath:)`, `Bundle.main.url(forResource:)`,
+    /// the Documents directory). No sink reports it: it proves that a URL read by a content reader
+    /// (`Data(contentsOf:)`) is local, so the content is not `remote`.
+    case localFile
+
+    /// How the first step of a reported path names where the value entered.
+    var pathPhrase: String {
+        switch self {
+        case .untrusted: "untrusted input"
+        case .remote: "data received from the network"
+        case .localFile: "a local file URL"
+        }
+    }
+
+    /// A kind that proves something about a value (`localFile`) rather than carrying harm: no sink reports it.
+    var isProof: Bool { self == .localFile }
 
     /// Every kind: what most transfers and checks apply to.
     static let every: Set<FlowKind> = Set(allCases)
@@ -36,9 +55,13 @@ extension SourceKind {
     /// The kind of flow a source of this kind starts.
     public var flow: FlowKind {
         switch self {
-        case .urlScheme, .universalLink, .scriptMessage, .javaScriptBridge, .peerToPeer, .network, .cloudRecord, .pasteboard,
+        case .urlScheme, .universalLink, .scriptMessage, .javaScriptBridge, .peerToPeer, .cloudRecord, .pasteboard,
              .pickedDocument, .shareExtension, .pushNotification, .cLibrary, .remoteHandler:
             .untrusted
+        case .network, .remoteContent:
+            .remote
+        case .localFileURL:
+            .localFile
         }
     }
 }

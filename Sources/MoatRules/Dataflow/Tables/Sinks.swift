@@ -70,8 +70,8 @@ struct TaintSink: Sendable {
     var objcForm: SinkForm? = nil
     /// Only in C-family files.
     var cFamilyOnly = false
-    /// The kinds of flow this sink reports.
-    var kinds: Set<FlowKind> = [.untrusted]
+    /// The kinds of flow this sink reports: input from the app's entry points and content from the network.
+    var kinds: Set<FlowKind> = [.untrusted, .remote]
 }
 
 /// THE table of sinks, each with the rule it belongs to (`SinkKind.ruleId`). One entry per API: its Swift,
@@ -124,8 +124,13 @@ enum TaintSinks {
                   roles: [(.script, .label(["source", "initWithSource"]))]),
 
         // MARK: Web view loads (MOAT-PLAT-302)
+        // A URL from the network (a link in the app's own server's response) is navigation the app asked for:
+        // URL loads and opens report input from the entry points only; HTML and data report remote content too.
         TaintSink(kind: .webViewLoad, api: "WKWebView.load", spelling: APISpelling(swift: ["load"], objc: ["loadRequest:"]), roles: [(.url, .index(0))],
-                  receivers: ["webView", "webview", "WebView"]),
+                  receivers: ["webView", "webview", "WebView"], kinds: [.untrusted]),
+        TaintSink(kind: .webViewLoad, api: "WKWebView.load(_:mimeType:characterEncodingName:baseURL:)",
+                  spelling: APISpelling(swift: ["load"], objc: ["loadData:MIMEType:characterEncodingName:baseURL:"]),
+                  roles: [(.html, .index(0))], receivers: ["webView", "webview", "WebView"], requiredLabels: ["mimeType", "MIMEType"]),
         TaintSink(kind: .webViewLoad, api: "WKWebView.loadFileURL(_:allowingReadAccessTo:)",
                   spelling: APISpelling(swift: ["loadFileURL"], objc: ["loadFileURL:allowingReadAccessToURL:"]),
                   roles: [(.url, .index(0)), (.url, .label(["allowingReadAccessTo", "allowingReadAccessToURL"]))]),
@@ -134,8 +139,9 @@ enum TaintSinks {
 
         // MARK: Opening URLs (MOAT-PLAT-304)
         TaintSink(kind: .openURL, api: "UIApplication.open(_:)", spelling: APISpelling(swift: ["open"], objc: ["openURL:", "openURL:options:completionHandler:"]),
-                  roles: [(.url, .index(0))], receivers: ["UIApplication", "application", "Application", "sharedApplication", "NSWorkspace"]),
-        TaintSink(kind: .openURL, api: "OpenURLAction", spelling: APISpelling(swift: ["openURL"]), roles: [(.url, .index(0))]),
+                  roles: [(.url, .index(0))], receivers: ["UIApplication", "application", "Application", "sharedApplication", "NSWorkspace"],
+                  kinds: [.untrusted]),
+        TaintSink(kind: .openURL, api: "OpenURLAction", spelling: APISpelling(swift: ["openURL"]), roles: [(.url, .index(0))], kinds: [.untrusted]),
 
         // MARK: Deserialization (MOAT-CODE-303)
         TaintSink(kind: .classLookup, api: "NSClassFromString", spelling: APISpelling(APIs.classLookup),

@@ -29,6 +29,12 @@ enum SourcePattern: Sendable {
     case javaScriptExportParameters
     /// Parameters of a block or closure stored into a `JSContext` (`context[@"name"] = ^(NSString *s) {...}`).
     case javaScriptContextBlockParameters
+    /// A content reader: an initializer or class method that reads what a URL points to (`Data(contentsOf:)`,
+    /// `[NSString stringWithContentsOfURL:...]`). Swift spellings are type names called with a first argument
+    /// labeled one of `labels`; Objective-C selectors are sent to a receiver that mentions one of `receivers`,
+    /// the URL first. It is a source unless the URL carries a kind of `localKinds` (a file or bundle URL the
+    /// app built) or is a file the system created; then the content is what the URL's own taints say.
+    case contentRead(names: APISpelling, labels: Set<String>, receivers: [String], localKinds: Set<FlowKind>)
     /// A decoder: its result is as untrusted as its input. Listed for the record; the engine already
     /// propagates through every call that is not a sanitizer.
     case decoder(names: APISpelling)
@@ -42,6 +48,9 @@ struct TaintSource: Sendable {
     var pattern: SourcePattern
     var confidence: Confidence = .high
     var isSystemFileURL = false
+    /// The source is added to what the call returns instead of replacing it (`URL(fileURLWithPath: path)`
+    /// is a local file URL and still carries `path`'s taints). Only for `.call` and `.member` patterns.
+    var addsToResult = false
 }
 
 /// THE table of untrusted inputs. Everything the engine treats as attacker-controlled is listed here.
@@ -113,6 +122,50 @@ enum TaintSources {
         TaintSource(kind: .network, description: "the data a URLSession data task received",
                     pattern: .parameter(functions: APISpelling(swift: ["urlSession(_:dataTask:didReceive:)"], objc: ["URLSession:dataTask:didReceiveData:"]),
                                         index: 2, latent: nil)),
+
+        TaintSource(kind: .network, description: "the file a URLSession download saved (download(from:))",
+                    pattern: .call(names: APISpelling(swift: ["download"]), receivers: ["URLSession", "session", "Session"], labels: ["from", "for"]),
+                    isSystemFileURL: true),
+        TaintSource(kind: .network, description: "data received from the network by an NSURLConnection",
+                    pattern: .parameter(functions: APISpelling(swift: ["connection(_:didReceive:)"], objc: ["connection:didReceiveData:"]),
+                                        index: 1, latent: nil)),
+        TaintSource(kind: .network, description: "the file name a server suggested (URLResponse.suggestedFilename)",
+                    pattern: .member(names: APISpelling(swift: ["suggestedFilename"]), receivers: [], receiverType: nil)),
+
+        // MARK: Remote content (issue 14): what a URL that is not provably a local file points to
+        TaintSource(kind: .remoteContent, description: "content downloaded from a URL",
+                    pattern: .contentRead(names: APISpelling(swift: ["String", "Data", "NSString", "NSData", "NSDictionary", "NSArray"],
+                                                             objc: ["stringWithContentsOfURL:encoding:error:", "stringWithContentsOfURL:usedEncoding:error:",
+                                                                    "stringWithContentsOfURL:", "dataWithContentsOfURL:", "dataWithContentsOfURL:options:error:",
+                                                                    "initWithContentsOfURL:", "initWithContentsOfURL:encoding:error:",
+                                                                    "initWithContentsOfURL:usedEncoding:error:", "initWithContentsOfURL:options:error:",
+                                                                    "dictionaryWithContentsOfURL:", "arrayWithContentsOfURL:"]),
+                                          labels: ["contentsOf"],
+                                          receivers: ["NSString", "NSMutableString", "NSData", "NSMutableData", "NSDictionary", "NSArray"],
+                                          localKinds: [.localFile])),
+        TaintSource(kind: .remoteContent, description: "a stream of content downloaded from a URL",
+                    pattern: .contentRead(names: APISpelling(swift: ["InputStream"], objc: ["inputStreamWithURL:", "initWithURL:"]),
+                                          labels: ["url"], receivers: ["NSInputStream"], localKinds: [.localFile])),
+
+        // MARK: Local file URLs (kind `localFile`: proves a URL local, reaches no sink)
+        TaintSource(kind: .localFileURL, description: "a file URL built from a path",
+                    pattern: .call(names: APISpelling(swift: ["URL"], objc: ["fileURLWithPath:", "fileURLWithPath:isDirectory:", "fileURLWithPath:relativeToURL:"]),
+                                   receivers: [], labels: ["fileURLWithPath", "filePath", "fileURLWithPath:", "fileURLWithPath:isDirectory:", "fileURLWithPath:relativeToURL:"]),
+                    addsToResult: true),
+        TaintSource(kind: .localFileURL, description: "a resource URL of the app's bundle",
+                    pattern: .call(names: APISpelling(swift: ["url", "urls"], objc: ["URLForResource:withExtension:", "URLForResource:withExtension:subdirectory:"]),
+                                   receivers: ["Bundle", "bundle", "NSBundle", "mainBundle"], labels: ["forResource", "forResourcesWithExtension", "URLForResource"]),
+                    addsToResult: true),
+        TaintSource(kind: .localFileURL, description: "a directory of the app's container",
+                    pattern: .call(names: APISpelling(swift: ["urls", "url"], objc: ["URLsForDirectory:inDomains:", "URLForDirectory:inDomain:appropriateForURL:create:error:"]),
+                                   receivers: ["FileManager", "fileManager", "NSFileManager", "defaultManager"], labels: ["for", "URLsForDirectory", "URLForDirectory"]),
+                    addsToResult: true),
+        TaintSource(kind: .localFileURL, description: "a directory of the app's container",
+                    pattern: .member(names: APISpelling(swift: ["documentsDirectory", "temporaryDirectory", "cachesDirectory", "applicationSupportDirectory",
+                                                                "libraryDirectory", "homeDirectory", "bundleURL", "resourceURL"]),
+                                     receivers: ["URL", "FileManager", "fileManager", "NSFileManager", "defaultManager", "Bundle", "bundle", "NSBundle", "mainBundle"],
+                                     receiverType: nil),
+                    addsToResult: true),
 
         // MARK: CloudKit records (WWDC: binary fields of a CKRecord are external input)
         TaintSource(kind: .cloudRecord, description: "a CKRecord field", pattern: .recordField),
@@ -207,6 +260,7 @@ enum TaintSources {
     static let callSources: [String: [TaintSource]] = index { if case .call(let names, _, _) = $0 { names } else { nil } }
     static let cOutSources: [String: [TaintSource]] = index { if case .cOutArgument(let names, _) = $0 { names } else { nil } }
     static let cResultSources: [String: [TaintSource]] = index { if case .cResult(let names) = $0 { names } else { nil } }
+    static let contentReadSources: [String: [TaintSource]] = index { if case .contentRead(let names, _, _, _) = $0 { names } else { nil } }
 
     private static func index(_ spelling: (SourcePattern) -> APISpelling?) -> [String: [TaintSource]] {
         var table: [String: [TaintSource]] = [:]
