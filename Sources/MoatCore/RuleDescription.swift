@@ -61,12 +61,15 @@ public struct RuleDescription: Sendable, Codable {
     /// Ids of rules that report the same weakness less precisely (a pattern rule under a dataflow rule):
     /// where this rule and one of them report the same line, only this rule's finding is kept.
     public var supersedes: [String] = []
+    /// Source findings of this rule with the same message are one decision (one database opened the same
+    /// way from several files): reported once, at the first place, with the others as related locations.
+    public var groupsRepeatedFindings: Bool = false
     public var examples: [RuleExample]
 
     public init(id: String, slug: String, title: String, kind: RuleKind, severity: Severity,
                 confidence: Confidence, evidence: RuleEvidence? = nil, cwe: [Int], masvs: [String], mastg: [String], rationale: String,
                 fix: String, references: [String] = [], isInventory: Bool = false, supersedes: [String] = [],
-                examples: [RuleExample]) {
+                groupsRepeatedFindings: Bool = false, examples: [RuleExample]) {
         self.id = id
         self.slug = slug
         self.title = title
@@ -82,6 +85,7 @@ public struct RuleDescription: Sendable, Codable {
         self.references = references
         self.isInventory = isInventory
         self.supersedes = supersedes
+        self.groupsRepeatedFindings = groupsRepeatedFindings
         self.examples = examples
     }
 

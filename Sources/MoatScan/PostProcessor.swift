@@ -140,11 +140,21 @@ public struct PostProcessor {
     /// locations. Only places of one app are grouped (one Xcode project, or one loose app folder, as
     /// `places` says; a file no unit uses is grouped with nothing else), never across apps scanned
     /// together. The finding sits at the main app's place (application target, app Info.plist), then the
-    /// first in report order. Fingerprints follow from that place.
+    /// first in report order. Fingerprints follow from that place. Source rules marked
+    /// `groupsRepeatedFindings` (one Realm database opened from several files) are grouped the same way
+    /// by message.
     static func groupingRepeatedValues(_ findings: [Finding], places: AppPlaces = AppPlaces()) -> [Finding] {
         var kinds: [String: RuleKind] = [:]
-        for rule in RuleRegistry.all { kinds[rule.description.id] = rule.description.kind }
+        var repeatedSourceRules = Set<String>()
+        for rule in RuleRegistry.all {
+            kinds[rule.description.id] = rule.description.kind
+            if rule.description.groupsRepeatedFindings { repeatedSourceRules.insert(rule.description.id) }
+        }
         func groupKey(_ finding: Finding) -> String? {
+            if repeatedSourceRules.contains(finding.ruleId), finding.location.keyPath == nil {
+                return [places.place(of: finding.location)?.app ?? "", finding.ruleId, "source", finding.message, finding.nonShippingReason?.rawValue ?? "",
+                        finding.suppression == nil ? "" : "suppressed", finding.severity.rawValue].joined(separator: "|")
+            }
             guard let kind = kinds[finding.ruleId], kind == .propertyList || kind == .app,
                   let keyPath = finding.location.keyPath, finding.location.symbol == nil else { return nil }
             let app = places.place(of: finding.location)?.app ?? "file:" + finding.location.path
@@ -165,14 +175,18 @@ public struct PostProcessor {
             }
             let primary = ordered[0]
             let others = ordered.dropFirst()
+            let isSource = repeatedSourceRules.contains(findings[primary].ruleId) && findings[primary].location.keyPath == nil
             for index in others {
                 let other = findings[index].location
                 let place = other.keyPath.map { "\(other.path) (\($0))" } ?? other.path
-                result[primary].related.append(RelatedLocation(location: other, message: "Same value also set in \(place)."))
+                let note = isSource ? "Same finding also at \(other.path):\(other.line)." : "Same value also set in \(place)."
+                result[primary].related.append(RelatedLocation(location: other, message: note))
                 dropped.insert(index)
             }
             let count = others.count
-            result[primary].message += " The same value is set in \(count) other place\(count == 1 ? "" : "s") (related locations)."
+            result[primary].message += isSource
+                ? " The same happens in \(count) other place\(count == 1 ? "" : "s") (related locations)."
+                : " The same value is set in \(count) other place\(count == 1 ? "" : "s") (related locations)."
         }
         return result.indices.filter { !dropped.contains($0) }.map { result[$0] }
     }

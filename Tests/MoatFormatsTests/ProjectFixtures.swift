@@ -360,6 +360,14 @@ enum ProjectFixtures {
 			);
 			target = T2 /* Widget */;
 		};
+		A2 /* Exceptions for "Notes" folder in "Widget" target */ = {
+			isa = PBXFileSystemSynchronizedBuildFileExceptionSet;
+			membershipExceptions = (
+				PrivacyInfo.xcprivacy,
+				Shared,
+			);
+			target = T2 /* Widget */;
+		};
 		G1 = {
 			isa = PBXGroup;
 			children = (
@@ -369,7 +377,7 @@ enum ProjectFixtures {
 			);
 			sourceTree = "<group>";
 		};
-		S1 /* Notes */ = {isa = PBXFileSystemSynchronizedRootGroup; path = Notes; sourceTree = "<group>"; };
+		S1 /* Notes */ = {isa = PBXFileSystemSynchronizedRootGroup; exceptions = (A2 /* Exceptions for "Notes" folder in "Widget" target */, ); path = Notes; sourceTree = "<group>"; };
 		S2 /* Widget */ = {isa = PBXFileSystemSynchronizedRootGroup; exceptions = (A1 /* Exceptions for "Widget" folder in "Widget" target */, ); path = Widget; sourceTree = "<group>"; };
 		F9 /* Config.xcconfig */ = {isa = PBXFileReference; lastKnownFileType = text.xcconfig; path = Config.xcconfig; sourceTree = "<group>"; };
 		T1 /* Notes */ = {

@@ -173,6 +173,14 @@ struct XcodeProjectTests {
         #expect(widget.contains("Widget/Provider.swift"))
         #expect(!widget.contains("Widget/Info.plist"))
         #expect(!widget.contains("Widget/Legacy/Old.swift"))
+        // An exception set of the Notes folder naming the Widget target, which does not own the folder, adds
+        // those files to the Widget; the folder's own target keeps them.
+        #expect(widget.contains("Notes/PrivacyInfo.xcprivacy"))
+        #expect(widget.contains("Notes/Shared/Model.swift"))
+        #expect(!widget.contains("Notes/ContentView.swift"))
+        #expect(!widget.contains("Notes/PrivacyInfo.xcprivacy.bak"))
+        #expect(notes.contains("Notes/PrivacyInfo.xcprivacy"))
+        #expect(notes.contains("Notes/Shared/Model.swift"))
         #expect(project.displayPath("Notes/ContentView.swift") == "ios/Notes/ContentView.swift")
         #expect(project.projectRelativePath("ios/Notes/ContentView.swift") == "Notes/ContentView.swift")
 

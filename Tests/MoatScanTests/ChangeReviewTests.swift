@@ -157,6 +157,24 @@ struct TemporaryRepository {
 
     """
 
+    static let save = """
+    import Foundation
+    func save(_ data: Data, named name: String, in folder: URL) throws {
+        guard !name.isEmpty else { return }
+        try data.write(to: folder.appendingPathComponent(name))
+    }
+
+    """
+
+    /// A write to a fixed path: not a path from outside data.
+    static let log = """
+    import Foundation
+    func writeLog(_ data: Data) throws {
+        try data.write(to: URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("moat.log"))
+    }
+
+    """
+
     static let old = """
     import UIKit
     let legacy = UIWebView()
@@ -174,11 +192,13 @@ struct TemporaryRepository {
         defer { repository.remove() }
         try repository.commit(["Sources/Import.swift": Self.importBefore, "Sources/Old.swift": Self.old], message: "first")
         try repository.commit(["Sources/Import.swift": Self.importAfter, "Sources/Sessions.swift": Self.session,
-                               "Sources/Store.swift": Self.store, "Sources/Buffer.swift": Self.buffer], message: "second")
+                               "Sources/Store.swift": Self.store, "Sources/Buffer.swift": Self.buffer, "Sources/Save.swift": Self.save],
+                              message: "second")
         let result = try review(repository)
         let review = try #require(result.changeReview)
         #expect(review.base == "HEAD~1")
-        #expect(review.changes.paths == ["Sources/Buffer.swift", "Sources/Import.swift", "Sources/Sessions.swift", "Sources/Store.swift"])
+        #expect(review.changes.paths == ["Sources/Buffer.swift", "Sources/Import.swift", "Sources/Save.swift", "Sources/Sessions.swift",
+                                         "Sources/Store.swift"])
         #expect(review.changes.hunks(in: "Sources/Import.swift") == [ChangeSet.Hunk(startLine: 4, endLine: 11)])
 
         // Findings: only those on changed lines (Store.swift), not the UIWebView that predates the change.
@@ -188,24 +208,26 @@ struct TemporaryRepository {
         let answers = Dictionary(uniqueKeysWithValues: review.answers.map { ($0.question, $0) })
         #expect(review.answers.map(\.question) == ThreatQuestion.allCases)
 
-        // 1. File path from outside data, reduced with lastPathComponent, with the guard's checks listed.
-        let path = try #require(answers[.filePath]?.evidence.first)
-        #expect(answers[.filePath]?.evidence.count == 1)
-        #expect(path.hunkDescription == "Sources/Import.swift:4-11")
-        #expect(path.sites.map(\.line) == [8, 10])
-        let builder = try #require(path.sites.first)
-        #expect(builder.reason.contains("builds a file path from `safeFileName`"))
-        #expect(builder.reason.contains("`name`"))
-        #expect(builder.reason.contains("reduced with `lastPathComponent`"))
-        #expect(path.sites[1].reason.contains("writes a file from `destinationFileURL`"))
+        // 1. File path from outside data (the engine's remote-handler source reaches the write's destination
+        //    through `safeFileName`), reduced with lastPathComponent, with the guard's checks listed. The
+        //    path builder on line 8 is not a sink: the write on line 10 is the place.
+        let path = try #require(answers[.filePath]?.evidence.first { $0.path == "Sources/Import.swift" })
+        #expect(answers[.filePath]?.evidence.map(\.hunkDescription) == ["Sources/Import.swift:4-11", "Sources/Save.swift:1-5"])
+        #expect(path.sites.map(\.line) == [10])
+        #expect(path.sites.first?.reason == "`copyItem(at:to:)` writes to `destinationFileURL`, which comes from `name`, received by handleIncomingFile(_:with:from:) from the remote sender `fromID`; the name is reduced with `lastPathComponent`.")
         #expect(path.checks.contains("line 7: safeFileName != \"..\""))
         #expect(path.checks.contains("line 6: safeFileName.count > 0"))
+        // A function's own input reaching a write (its summary: whatever a caller passes).
+        let save = try #require(answers[.filePath]?.evidence.first { $0.path == "Sources/Save.swift" })
+        #expect(save.sites.map(\.line) == [4])
+        #expect(save.sites.first?.reason == "`write(to:)` writes to `folder.appendingPathComponent(name)`, which comes from `folder` and `name`, inputs of `save(_:named:in:)`.")
+        #expect(save.checks == ["line 3: !name.isEmpty"])
 
         // 2. State advanced on a remote message, with the three checks before it; `refresh()` is not remote.
         let state = try #require(answers[.stateMachine]?.evidence.first)
         #expect(answers[.stateMachine]?.evidence.count == 1)
         #expect(state.sites.map(\.line) == [8])
-        #expect(state.sites.first?.reason == "sets `session.state` to `.connected` in `handleSessionInviteAccepted(with:from:)`, which handles a remote message (`message`: `RemoteMessage`).")
+        #expect(state.sites.first?.reason == "sets `session.state` to `.connected` in `handleSessionInviteAccepted(with:from:)`, which handles a remote message (`message`, received by handleSessionInviteAccepted(with:from:) from the remote sender `fromID`).")
         #expect(state.sites.first?.code == "session.state = .connected")
         #expect(state.checks.contains("line 6: session.state == .inviting"))
         #expect(state.checks.contains("line 7: session.invitedFromIdentifiers.contains(fromID)"))
@@ -221,7 +243,7 @@ struct TemporaryRepository {
         let copy = try #require(answers[.memoryCopy]?.evidence.first)
         #expect(answers[.memoryCopy]?.evidence.count == 1)
         #expect(copy.sites.map(\.line) == [5])
-        #expect(copy.sites.first?.reason.hasPrefix("`memcpy` copies `data.count` bytes (the length comes from `data`, an input of this function)") == true)
+        #expect(copy.sites.first?.reason == "`memcpy` copies `data.count` bytes (the length comes from `data`, an input of `unpack(_:into:)`).")
         #expect(copy.checks == ["line 3: data.count == MemoryLayout<uuid_t>.size"])
     }
 
@@ -231,7 +253,8 @@ struct TemporaryRepository {
         try repository.commit(["Sources/Store.swift": Self.store, "Sources/Buffer.swift": Self.buffer], message: "first")
         // Only a comment and an unrelated line change; the risky code is untouched.
         try repository.commit(["Sources/Store.swift": "// Restores sessions.\n" + Self.store,
-                               "Sources/Buffer.swift": Self.buffer.replacingOccurrences(of: "return true", with: "return !note.isEmpty")],
+                               "Sources/Buffer.swift": Self.buffer.replacingOccurrences(of: "return true", with: "return !note.isEmpty"),
+                               "Sources/Log.swift": Self.log],
                               message: "second")
         let result = try review(repository)
         let review = try #require(result.changeReview)
@@ -320,7 +343,7 @@ enum ObjectiveCSupport {
         let review = try #require(try ChangeReviewer.review(base: "HEAD~1", options: options).result.changeReview)
         let copy = try #require(review.answers.first { $0.question == .memoryCopy }?.evidence.first)
         #expect(copy.sites.map(\.line) == [9])
-        #expect(copy.sites.first?.reason.hasPrefix("`memcpy` copies `data.length` bytes (the length comes from `data`, derived from") == true)
+        #expect(copy.sites.first?.reason.hasPrefix("`memcpy` copies `data.length` bytes (the length comes from ") == true)
         #expect(copy.checks == ["line 4: data == nil || ![data isKindOfClass:[NSData class]] || data.length != sizeof(_uuid)"])
         #expect(review.answers.first { $0.question == .filePath }?.isYes == false)
     }

@@ -60,13 +60,22 @@ public struct BuildConfiguration: Sendable {
 
 /// A folder that Xcode 16 keeps in sync with a target (`PBXFileSystemSynchronizedRootGroup`): every file
 /// under `path` belongs to the target except the `excluded` ones (relative to `path`).
+///
+/// A `PBXFileSystemSynchronizedBuildFileExceptionSet` of the folder names a target and lists
+/// `membershipExceptions`. For a target that owns the folder (the folder is in its
+/// `fileSystemSynchronizedGroups`) the listed files are removed from it; for any other target they are
+/// the only files of the folder it has (`only`): Xcode 16 writes such a set when one file of another
+/// target's folder is ticked for this target.
 public struct SynchronizedFolder: Sendable, Hashable {
     public var path: String
     public var excluded: Set<String>
+    /// When set, only these files (and folders) of `path` belong to the target.
+    public var only: Set<String>?
 
-    public init(path: String, excluded: Set<String>) {
+    public init(path: String, excluded: Set<String>, only: Set<String>? = nil) {
         self.path = path
         self.excluded = excluded
+        self.only = only
     }
 
     /// Whether a project-relative path belongs to this folder's target.
@@ -74,7 +83,12 @@ public struct SynchronizedFolder: Sendable, Hashable {
         let prefix = path.isEmpty ? "" : path + "/"
         guard projectRelativePath.hasPrefix(prefix) else { return false }
         let inner = String(projectRelativePath.dropFirst(prefix.count))
-        return !excluded.contains { inner == $0 || inner.hasPrefix($0 + "/") }
+        let within: (String) -> Bool = { listed in
+            let entry = listed.hasPrefix("/") ? String(listed.dropFirst()) : listed
+            return inner == entry || inner.hasPrefix(entry + "/")
+        }
+        if let only { return only.contains(where: within) && !excluded.contains(where: within) }
+        return !excluded.contains(where: within)
     }
 }
 
@@ -329,6 +343,8 @@ public final class XcodeProject: @unchecked Sendable {
         }
 
         let productIds = Set(table.values.compactMap { $0["isa"]?.string == "PBXNativeTarget" ? $0["productReference"]?.string : nil })
+        let synchronizedGroups = objectEntries.filter { $0.value["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" }
+            .map { (key: $0.key, value: $0.value) }
         var targets: [XcodeTarget] = []
         for targetId in project["targets"]?.strings ?? [] {
             guard let target = table[targetId], target["isa"]?.string == "PBXNativeTarget" else { continue }
@@ -375,7 +391,8 @@ public final class XcodeProject: @unchecked Sendable {
                 thirdParty.append(table[product]?["productName"]?.string ?? product)
             }
             var folders: [SynchronizedFolder] = []
-            for groupId in target["fileSystemSynchronizedGroups"]?.strings ?? [] {
+            let ownGroups = target["fileSystemSynchronizedGroups"]?.strings ?? []
+            for groupId in ownGroups {
                 guard let group = table[groupId], let folder = resolver.path(of: groupId) else { continue }
                 var excluded = Set<String>()
                 for exceptionId in group["exceptions"]?.strings ?? [] {
@@ -383,6 +400,17 @@ public final class XcodeProject: @unchecked Sendable {
                     excluded.formUnion(exception["membershipExceptions"]?.strings ?? [])
                 }
                 folders.append(SynchronizedFolder(path: folder, excluded: excluded))
+            }
+            // Files of other targets' synchronized folders added to this one by an exception set.
+            for (groupId, group) in synchronizedGroups where !ownGroups.contains(groupId) {
+                guard let folder = resolver.path(of: groupId) else { continue }
+                var added = Set<String>()
+                for exceptionId in group["exceptions"]?.strings ?? [] {
+                    guard let exception = table[exceptionId], exception["target"]?.string == targetId,
+                          exception["isa"]?.string == "PBXFileSystemSynchronizedBuildFileExceptionSet" else { continue }
+                    added.formUnion(exception["membershipExceptions"]?.strings ?? [])
+                }
+                if !added.isEmpty { folders.append(SynchronizedFolder(path: folder, excluded: [], only: added)) }
             }
             let dependencies = (target["dependencies"]?.strings ?? []).compactMap { table[$0]?["target"]?.string }
             var seen = Set<String>()

@@ -11,6 +11,7 @@ public struct InsecureUnarchiverConfigurationRule: SourceRule {
         fix: "Keep `requiresSecureCoding` on (the default of `init(forReadingFrom:)`) and list only the concrete classes you expect, e.g. `unarchivedObject(ofClasses: [NSArray.self, Profile.self], from: data)`.",
         references: ["https://developer.apple.com/documentation/foundation/nskeyedunarchiver/3162307-unarchivedobject",
                      "https://mas.owasp.org/MASTG/tests/ios/MASVS-CODE/MASTG-TEST-0079/"],
+        supersedes: ["MOAT-CODE-001", "MOAT-CODE-201"],
         examples: [
             .triggering("Restore.swift", """
             func restore(_ data: Data) throws -> Any? {

@@ -12,6 +12,7 @@ public struct InsecureUnarchivingRule: SourceRule {
         rationale: "`unarchiveObject(with:)`, `unarchiveObject(withFile:)` and `unarchiveTopLevelObjectWithData` decode whatever classes the archive names. An attacker who controls the data (a file, a message, a pasteboard) can instantiate unexpected classes: object substitution, and in the worst case code execution through gadget classes.",
         fix: "Use `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)` or `unarchivedObject(ofClasses:from:)` with the exact classes you expect, and adopt NSSecureCoding in your own classes.",
         references: ["https://developer.apple.com/documentation/foundation/nskeyedunarchiver/2983380-unarchivedobject"],
+        supersedes: ["MOAT-CODE-201"],
         examples: [
             .triggering("Store.swift", """
             func load(_ data: Data) -> Profile? {

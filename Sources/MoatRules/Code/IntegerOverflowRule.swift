@@ -129,9 +129,79 @@ public struct IntegerOverflowRule: SourceRule {
                 return items;
             }
             """, note: "A bounded count cannot overflow."),
+            .nonTriggering("Thumbnail.m", """
+            #include <math.h>
+            #include <sys/socket.h>
+            BOOL fits_even_height(int fd, CGFloat limit) {
+                CGFloat height = 0;
+                recv(fd, &height, sizeof(height), 0);
+                CGFloat even = floorf(height / 2) * 2;
+                if (even != limit) {
+                    return NO;
+                }
+                return YES;
+            }
+            """, note: "Floating-point arithmetic does not wrap and sizes no allocation."),
         ])
 
     public init() {}
+
+    static let floatTypes: Set<String> = ["CGFloat", "float", "double", "Float", "Double", "Float32", "Float64",
+                                          "NSTimeInterval", "TimeInterval", "CFTimeInterval", "CGFloat_t"]
+    static let floatFunctions: Set<String> = ["floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc", "truncf",
+                                              "rint", "rintf", "sqrt", "sqrtf", "fabs", "fabsf", "fmin", "fminf",
+                                              "fmax", "fmaxf", "pow", "powf", "rounded"]
+
+    /// A product of floating-point values (`floorf(height / 2) * 2`, a `CGFloat` operand, a float literal)
+    /// neither wraps nor sizes an allocation: it saturates to infinity.
+    static func isFloatingPoint(_ text: String, in file: CodeFile) -> Bool {
+        var tokens: [String] = []
+        var current = ""
+        for character in text {
+            if character.isLetter || character.isNumber || character == "_" || (character == "." && current.first?.isNumber == true) {
+                current.append(character)
+            } else {
+                if !current.isEmpty { tokens.append(current) }
+                current = ""
+            }
+        }
+        if !current.isEmpty { tokens.append(current) }
+        for token in tokens {
+            if token.first?.isNumber == true {
+                if token.contains(".") && !token.hasSuffix(".") { return true }
+                continue
+            }
+            if floatFunctions.contains(token) || floatTypes.contains(token) { return true }
+            if declaredFloatingPoint(token, in: file.source) { return true }
+        }
+        return false
+    }
+
+    /// `CGFloat height`, `double d`, `height: CGFloat`, `let height = CGFloat(...)` somewhere in the file.
+    static func declaredFloatingPoint(_ name: String, in source: String) -> Bool {
+        for type in floatTypes {
+            for pattern in ["\(type) \(name)", "\(name): \(type)", "\(name) = \(type)("] where containsWord(pattern, in: source) {
+                return true
+            }
+        }
+        return false
+    }
+
+    static func containsWord(_ pattern: String, in source: String) -> Bool {
+        var searchStart = source.startIndex
+        while let found = source.range(of: pattern, range: searchStart..<source.endIndex) {
+            let before = found.lowerBound == source.startIndex ? nil : source[source.index(before: found.lowerBound)]
+            let after = found.upperBound == source.endIndex ? nil : source[found.upperBound]
+            let boundary: (Character?) -> Bool = { character in
+                guard let character else { return true }
+                return !(character.isLetter || character.isNumber || character == "_")
+            }
+            let endsInName = pattern.last.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false
+            if boundary(before) && (!endsInName || boundary(after)) { return true }
+            searchStart = found.upperBound
+        }
+        return false
+    }
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
@@ -160,6 +230,7 @@ public struct IntegerOverflowRule: SourceRule {
                 for taint in flow.taints(role) {
                     guard let product = taint.product, !product.checked, let source = taint.source,
                           taint.checks.isDisjoint(with: [.allowlisted, .validated]),
+                          !Self.isFloatingPoint(file.text(product.range), in: file),
                           reported.insert(product.range.start.offset).inserted else { continue }
                     let text = file.text(product.range)
                     let message = "`\(text)` multiplies a count from \(source.description) without an overflow check, and the product is used \(use). Use os_mul_overflow (or multipliedReportingOverflow) and reject the input when it overflows."

@@ -135,6 +135,14 @@ public struct PathTraversalRule: SourceRule {
 
             }
             """, note: "The WWDC snippet as written."),
+            .nonTriggering("Import.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let scratch = try? FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
+                                                                 appropriateFor: url, create: true) else { return false }
+                defer { try? FileManager.default.removeItem(at: scratch) }
+                return importArchive(at: url, using: scratch)
+            }
+            """, note: "The system names the replacement folder; the opened URL only picks its volume."),
             .nonTriggering("SafeName.swift", """
             func safeLocalFileName(_ name: String) -> String? {
                 let candidate = (name as NSString).lastPathComponent

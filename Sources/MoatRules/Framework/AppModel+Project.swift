@@ -600,6 +600,9 @@ public struct AppPlaces: Sendable {
             }
         }
         for (index, unit) in units.enumerated() {
+            // Code: which app compiles it (source findings a rule groups stay within one app too).
+            let app = unit.project.map { "project:" + $0.path } ?? "folder:\(index)"
+            for source in unit.sources { add(source.path, Place(app: app, isMainApp: false)) }
             if let project = unit.project, let target = unit.target {
                 // A watch app built as a plain application target is told apart by its SDK or its Info.plist.
                 let sdks = unit.configurations.compactMap { $0.settings["SDKROOT"]?.value.lowercased() }

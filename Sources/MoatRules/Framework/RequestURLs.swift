@@ -142,6 +142,46 @@ public enum RequestURLs {
         return result
     }
 
+    /// URL components read right where the URL is built (`URL(string: "http://\\(x)")?.user`): the URL is
+    /// only parsed, never requested.
+    static let parsedComponents: Set<String> = [
+        "user", "password", "host", "scheme", "port", "path", "query", "fragment", "lastPathComponent",
+        "pathComponents", "pathExtension", "baseURL", "isFileURL", "hasDirectoryPath",
+    ]
+
+    /// URL constructions whose only use is reading one of their components in the same expression.
+    public static func parsedOnly(in file: CodeFile) -> Set<ObjectIdentifier> {
+        var result = Set<ObjectIdentifier>()
+        file.forEachExpression { expression, _ in
+            guard case .member(let base?, let name) = expression.kind, parsedComponents.contains(name) else { return }
+            var inner = base
+            while true {
+                switch inner.kind {
+                case .postfix(_, let operand), .wrapped(_, let operand): inner = operand; continue
+                default: break
+                }
+                break
+            }
+            if case .call = inner.kind { result.insert(ObjectIdentifier(inner)) }
+        }
+        return result
+    }
+
+    /// Hosts that name no server: the reserved documentation domains themselves (RFC 2606: `example.com`,
+    /// `*.invalid`) and placeholders a build step replaces (`not.required`, `your.server`). Subdomains of
+    /// example.com and the `.example` / `.test` names stay reported: sample code uses them to stand for a
+    /// real API host.
+    public static func isPlaceholderHost(_ host: String?) -> Bool {
+        guard let host = host?.lowercased() else { return false }
+        if ["example.com", "example.org", "example.net", "www.example.com", "www.example.org", "www.example.net"].contains(host) {
+            return true
+        }
+        if host.hasSuffix(".invalid") || host == "invalid" { return true }
+        let labels = host.split(whereSeparator: { $0 == "." || $0 == "-" || $0 == "_" })
+        let placeholderWords: Set<Substring> = ["required", "placeholder", "changeme", "your", "yourserver", "yourdomain", "replaceme"]
+        return labels.contains { placeholderWords.contains($0) }
+    }
+
     /// URL constructions that only open another app or the browser (`UIApplication.shared.open(url)`,
     /// `openURL:`, SwiftUI `Link(destination:)`): not the app's own traffic.
     public static func externallyOpened(in file: CodeFile, cache: LocalValuesCache) -> Set<ObjectIdentifier> {

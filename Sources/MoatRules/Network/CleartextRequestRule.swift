@@ -5,7 +5,9 @@ import MoatSyntax
 /// `[NSURL URLWithString:]`, or a request helper taking a URL string (`AF.request("http://...")`). Literals
 /// that never reach such a call (XML namespaces, DTD ids, documentation strings) are not URLs the app
 /// loads. Web view loads are MOAT-PLAT-208's; URLs only handed to another app (`open(_:)`, SwiftUI `Link`)
-/// are not the app's traffic. Local addresses are reported at low severity.
+/// are not the app's traffic; nor is a URL built only to read a component (`URL(string: "http://\\(x)")?.user`),
+/// nor a placeholder or documentation host (`http://not.required`, `http://example.com`). One finding per
+/// line. Local addresses are reported at low severity.
 public struct CleartextRequestRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-209", slug: "cleartext-http-request",
@@ -43,6 +45,18 @@ public struct CleartextRequestRule: SourceRule {
                 webView.load(URLRequest(url: URL(string: "http://example.com/page")!))
             }
             """, note: "Namespaces and prose, https, a link opened in Safari, and a web view load (reported by MOAT-PLAT-208)."),
+            .nonTriggering("AddressBar.swift", """
+            func looksLikeLogin(_ typed: String) -> Bool {
+                URL(string: "http://\\(typed)")?.user != nil
+            }
+            func hostOf(_ typed: String) -> String? {
+                URL(string: "http://" + typed)?.host
+            }
+            enum Placeholders {
+                static let reviewURL = URL(string: "http://not.required")!
+                static let docsURL = URL(string: "http://example.com")!
+            }
+            """, note: "A URL built only to read its user or host is parsed, not requested; placeholder and documentation hosts name no server."),
             .nonTriggering("Feed.m", """
             static NSString *const kAtomNamespace = @"http://www.w3.org/2005/Atom";
             - (void)fetch {
@@ -60,11 +74,15 @@ public struct CleartextRequestRule: SourceRule {
         let webLoads = RequestURLs.cleartextWebLoads(in: file, cache: cache)
         let webConstructions = Set(webLoads.flatMap(\.urls).map { ObjectIdentifier($0.construction) })
         let opened = RequestURLs.externallyOpened(in: file, cache: cache)
+        let parsed = RequestURLs.parsedOnly(in: file)
         var reported = Set<ObjectIdentifier>()
+        var reportedLines = Set<Int>()
         for url in RequestURLs.cleartextURLs(in: file, cache: cache) {
             let construction = ObjectIdentifier(url.construction)
-            if webConstructions.contains(construction) || opened.contains(construction) { continue }
-            guard reported.insert(ObjectIdentifier(url.literal)).inserted else { continue }
+            if webConstructions.contains(construction) || opened.contains(construction) || parsed.contains(construction) { continue }
+            if RequestURLs.isPlaceholderHost(url.host) { continue }
+            guard reported.insert(ObjectIdentifier(url.literal)).inserted,
+                  reportedLines.insert(url.literal.range.start.line).inserted else { continue }
             if url.isLocal {
                 sink.report("Request to `\(url.text)` uses plain HTTP to a local address: keep development URLs out of release builds.",
                             in: file, at: url.literal.range, severity: .low)

@@ -33,6 +33,14 @@ public struct SystemAnchorsReenabledRule: SourceRule {
                 return SecTrustEvaluateWithError(trust, NULL);
             }
             """),
+            .triggering("UserTrust.m", """
+            - (void)evaluate:(SecTrustRef)trust {
+                if (self.userAcceptedCertificates.count) {
+                    SecTrustSetAnchorCertificates(trust, (__bridge CFArrayRef)self.userAcceptedCertificates);
+                    ↓SecTrustSetAnchorCertificatesOnly(trust, NO);
+                }
+            }
+            """, note: "Anchors that are not bundled certificates (here ones the user accepted) are reported with low confidence: re-enabling the system roots next to them is usually intended."),
             .nonTriggering("Pinning.swift", """
             func evaluate(_ trust: SecTrust, pinned: SecCertificate) -> Bool {
                 SecTrustSetAnchorCertificates(trust, [pinned] as CFArray)
@@ -48,14 +56,54 @@ public struct SystemAnchorsReenabledRule: SourceRule {
 
     public init() {}
 
+    /// Whether the innermost block around the call (the text of the function up to the call, from its last
+    /// unclosed `{`) loads certificates from the app bundle or names a pin: the usual shape of pinning.
+    /// Anchors from elsewhere (certificates the user accepted and the app stored) are an addition to the
+    /// system roots, for which re-enabling them is intended: reported with low confidence.
+    static func blockLooksLikeAPin(_ textBeforeCall: String) -> Bool {
+        var depth = 0
+        var start = textBeforeCall.endIndex
+        var index = textBeforeCall.endIndex
+        while index > textBeforeCall.startIndex {
+            index = textBeforeCall.index(before: index)
+            let character = textBeforeCall[index]
+            if character == "}" { depth += 1 }
+            if character == "{" {
+                if depth == 0 { start = index; break }
+                depth -= 1
+            }
+        }
+        let block = start == textBeforeCall.endIndex ? textBeforeCall : String(textBeforeCall[start...])
+        let lower = block.lowercased()
+        if ["bundle", "forresource", "resourcesoftype", "\"cer\"", "\"der\"", ".cer\"", ".der\""].contains(where: { lower.contains($0) }) {
+            return true
+        }
+        // `pinned`, `pinnedCertificates`, `serverPins`: "pin" starting a word or a camel-case part.
+        var previous: Character = " "
+        var rest = Substring(block)
+        while let range = rest.range(of: "pin", options: .caseInsensitive) {
+            let first = rest[range.lowerBound]
+            previous = range.lowerBound == rest.startIndex ? previous : rest[rest.index(before: range.lowerBound)]
+            if first == "P" || !previous.isLetter { return true }
+            previous = rest[rest.index(before: range.upperBound)]
+            rest = rest[range.upperBound...]
+        }
+        return false
+    }
+
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
         guard unit.names.contains("SecTrustSetAnchorCertificatesOnly") else { return }
-        for (call, _) in file.calls(where: { call in
+        for (call, context) in file.calls(where: { call in
             guard case .call(let callee, let arguments, false) = call.kind,
                   case .identifier("SecTrustSetAnchorCertificatesOnly") = callee.unwrapped.kind, arguments.count == 2 else { return false }
             return arguments[1].value.boolValue == false
         }) {
+            if let function = context.function, !Self.blockLooksLikeAPin(file.text(SourceRange(start: function.range.start, end: call.range.start))) {
+                sink.report("`SecTrustSetAnchorCertificatesOnly(_, false)` adds the system root certificates back next to the custom anchors. The anchors here are not bundled certificates, so they may be an addition (certificates the user accepted, a private CA) rather than a pin; if they are meant as a pin, any publicly trusted certificate now passes.",
+                            in: file, at: call.range, confidence: .low)
+                continue
+            }
             sink.report("`SecTrustSetAnchorCertificatesOnly(_, false)` adds the system root certificates back next to the custom anchors: if those anchors are a pin, any publicly trusted certificate now passes.",
                         in: file, at: call.range)
         }

@@ -46,6 +46,13 @@ public struct CoreDataFileProtectionRule: SourceRule {
                 return description
             }
             """),
+            .nonTriggering("PreviewStore.swift", """
+            func makePreviewDescription() -> NSPersistentStoreDescription {
+                let description = NSPersistentStoreDescription()
+                description.type = NSInMemoryStoreType
+                return description
+            }
+            """, note: "An in-memory store has no file to protect."),
             .nonTriggering("Persistence.m", """
             - (void)addStoreAtURL:(NSURL *)url {
                 NSError *error = nil;
@@ -68,6 +75,12 @@ public struct CoreDataFileProtectionRule: SourceRule {
             if case .identifier("NSPersistentStoreFileProtectionKey") = expression.kind { fileSetsProtection = true }
         }
         let cache = LocalValuesCache(file: file)
+        // Descriptions made in-memory (`description.type = NSInMemoryStoreType`): no file to protect.
+        var inMemoryDescriptions = Set<ObjectIdentifier>()
+        for write in file.propertyWrites(named: ["type"]) where Self.isInMemory(write.value) {
+            guard let object = write.object else { continue }
+            inMemoryDescriptions.insert(ObjectIdentifier(cache.values(for: write.context).resolve(object)))
+        }
         file.forEachExpression { expression, context in
             guard case .call(let callee, let arguments, let isMessageSend) = expression.kind, let name = callee.name else { return }
             let isAdd = isMessageSend ? name == "addPersistentStoreWithType:configuration:URL:options:error:"
@@ -92,7 +105,7 @@ public struct CoreDataFileProtectionRule: SourceRule {
             let isDescription = isMessageSend
                 ? (name == "persistentStoreDescriptionWithURL:" || name == "initWithURL:") && callee.receiver?.nameChain.contains("NSPersistentStoreDescription") == true
                 : name == "NSPersistentStoreDescription"
-            if isDescription, !fileSetsProtection {
+            if isDescription, !fileSetsProtection, !inMemoryDescriptions.contains(ObjectIdentifier(expression)) {
                 report(expression, "This `NSPersistentStoreDescription` never gets `NSPersistentStoreFileProtectionKey`", file, &sink)
             }
         }

@@ -15,6 +15,7 @@ public struct RealmWithoutEncryptionRule: SourceRule {
         fix: "Generate a random 64-byte key once, keep it in the Keychain (ThisDeviceOnly), and open the Realm with `Realm.Configuration(encryptionKey: key)` (Objective-C: `configuration.encryptionKey = key`).",
         references: ["https://www.mongodb.com/docs/atlas/device-sdks/sdk/swift/realm-files/encrypt-a-realm/",
                      "https://mas.owasp.org/MASTG/tests/ios/MASVS-STORAGE/MASTG-TEST-0052/"],
+        groupsRepeatedFindings: true,
         examples: [
             .triggering("Store.swift", """
             import RealmSwift
@@ -88,7 +89,8 @@ public struct RealmWithoutEncryptionRule: SourceRule {
         // and gives some configuration an encryption key.
         let keyWrites = file.propertyWrites(named: ["encryptionKey"])
         var mentionsKey = !keyWrites.isEmpty
-        var replacesDefault = !file.propertyWrites(named: ["defaultConfiguration"]).isEmpty
+        let defaultWrites = file.propertyWrites(named: ["defaultConfiguration"])
+        var replacesDefault = !defaultWrites.isEmpty
         file.forEachExpression { expression, _ in
             if expression.arguments.contains(where: { $0.label == "encryptionKey" }) { mentionsKey = true }
             if expression.name == "setDefaultConfiguration:" { replacesDefault = true }
@@ -102,7 +104,7 @@ public struct RealmWithoutEncryptionRule: SourceRule {
                 guard callee.receiver?.nameChain == ["RLMRealm"] else { return }
                 switch name {
                 case "defaultRealm":
-                    if !fileSetsKey { report(expression, "`[RLMRealm defaultRealm]` opens the default configuration, which has no encryption key in this file", file, &sink) }
+                    if !fileSetsKey { report(expression, Self.defaultConfigurationMessage, file, &sink) }
                     return
                 case "realmWithConfiguration:error:": configuration = arguments.first?.value
                 case "realmWithURL:":
@@ -117,7 +119,7 @@ public struct RealmWithoutEncryptionRule: SourceRule {
                 }
                 guard isRealm else { return }
                 if arguments.isEmpty || (name == "asyncOpen" && !arguments.contains { $0.label == "configuration" }) {
-                    if !fileSetsKey { report(expression, "`Realm()` opens the default configuration, which has no encryption key in this file", file, &sink) }
+                    if !fileSetsKey { report(expression, Self.defaultConfigurationMessage, file, &sink) }
                     return
                 }
                 configuration = arguments.first { $0.label == "configuration" }?.value
@@ -133,9 +135,19 @@ public struct RealmWithoutEncryptionRule: SourceRule {
                keyWrites.contains(where: { $0.object.flatMap(LocalValues.assignableName) == variable || $0.object?.nameChain.last == variable }) {
                 return
             }
-            report(expression, "Realm is opened with a configuration that has no `encryptionKey`", file, &sink)
+            let variable = LocalValues.assignableName(configuration.strippedOfCasts)
+            // The configuration made the default one (`Realm.Configuration.defaultConfiguration = config`): the
+            // same database as every `Realm()`, reported as one (the scan groups equal messages).
+            if let variable, defaultWrites.contains(where: { LocalValues.assignableName($0.value.strippedOfCasts) == variable }) {
+                report(expression, Self.defaultConfigurationMessage, file, &sink)
+                return
+            }
+            let named = variable.map { " `\($0)`" } ?? ""
+            report(expression, "Realm is opened with a configuration\(named) that has no `encryptionKey`", file, &sink)
         }
     }
+
+    static let defaultConfigurationMessage = "Realm is opened with the default configuration, which has no encryption key in this file"
 
     private func report(_ call: Expression, _ what: String, _ file: CodeFile, _ sink: inout FindingSink) {
         sink.report("\(what): the database file is stored unencrypted, protected only by iOS Data Protection. Open it with an encryption key kept in the Keychain.",

@@ -8,7 +8,9 @@ import MoatSyntax
 ///
 /// A "yes" is not a finding: it names the place and what a reviewer should verify there, even when no bug
 /// is proven. Answers come from the code model (never from text matching), so comments and strings never
-/// count.
+/// count: the places are the entries of the dataflow sink table (`SinkTable`) of the question's kinds, and
+/// where their values come from is what the dataflow engine found (`SinkFlows`: untrusted sources, and the
+/// function's own parameters reaching the sink).
 public enum ThreatQuestion: String, Codable, Sendable, CaseIterable {
     case filePath = "file-path"
     case stateMachine = "state-machine"
@@ -72,8 +74,8 @@ public struct ThreatEvidence: Codable, Sendable, Hashable {
     public var path: String
     public var hunk: ChangeSet.Hunk
     public var sites: [ThreatSite]
-    /// Conditions the same function tests before the first site, on the values involved (`line 12:
-    /// data.length != sizeof(_uuid)`): what the author already checks, for the reviewer to confirm.
+    /// What the dataflow engine saw the values at these sites pass on their way (`` `name`: reduced to its
+    /// last path component, rejects ".." ``): what the author already checks, for the reviewer to confirm.
     public var checks: [String]
     /// Rules that reported findings at these sites.
     public var ruleIds: [String]
@@ -109,7 +111,7 @@ public enum ThreatModel {
     /// Evidence from the code model of `file`, limited to constructs that touch one of `hunks`.
     public static func evidence(in file: CodeFile, hunks: [ChangeSet.Hunk]) -> [ThreatEvidence] {
         guard !hunks.isEmpty else { return [] }
-        var detector = Detector(file: file, hunks: hunks)
+        var detector = Detector(file: file, hunks: hunks, dataflow: SinkFlows.analyze(file))
         detector.run()
         return detector.grouped()
     }
@@ -148,29 +150,19 @@ extension ThreatQuestion {
 
 // MARK: - The detector
 
+/// Walks the calls and assignments of the changed hunks. The places come from the sink table
+/// (`SinkTable`, by kind), where their values come from from the dataflow engine (`SinkFlows`), and what
+/// the function checks before them from the dominating conditions (`DominanceQuery`).
 private struct Detector {
     let file: CodeFile
     let hunks: [ChangeSet.Hunk]
+    let dataflow: SinkFlows
     private var found: [(question: ThreatQuestion, hunk: ChangeSet.Hunk, site: ThreatSite, checks: [String])] = []
-    private var taintCache: [ObjectIdentifier: [String: Taint]] = [:]
-    private var conditionCache: [ObjectIdentifier: [Check]] = [:]
 
-    /// Where a name's value comes from: the function inputs it derives from, and whether it was reduced
-    /// to a last path component on the way.
-    struct Taint {
-        var origins: Set<String>
-        var lastPathComponent: Bool
-    }
-
-    struct Check {
-        var line: Int
-        var text: String
-        var names: Set<String>
-    }
-
-    init(file: CodeFile, hunks: [ChangeSet.Hunk]) {
+    init(file: CodeFile, hunks: [ChangeSet.Hunk], dataflow: SinkFlows) {
         self.file = file
         self.hunks = hunks
+        self.dataflow = dataflow
     }
 
     /// The hunk a construct belongs to: one its lines touch, or a deletion earlier in the same function
@@ -250,243 +242,105 @@ private struct Detector {
             reason += " Lines were removed before it in the same function (at \(hunk.lines)): check that no validation was lost."
         }
         let site = ThreatSite(line: range.start.line, column: range.start.column, code: code(at: range), reason: reason)
-        found.append((question, hunk, site, checks(before: range.start.line, in: context.function, mentioning: names)))
+        found.append((question, hunk, site, checks(before: range, in: context.function, mentioning: names)))
     }
 
-    /// Names read by an expression, members included (`data` and `length` for `data.length`).
-    static func names(in expression: Expression) -> Set<String> {
+    /// Names read by an expression: identifiers, and with `members` the member names too (`data` and
+    /// `length` for `data.length`).
+    static func names(in expression: Expression, members: Bool = false) -> Set<String> {
         var result = Set<String>()
         for node in expression.descendants() {
             switch node.kind {
             case .identifier(let name): result.insert(name)
+            case .member(_, let name) where members: result.insert(name)
             default: break
             }
         }
         return result
     }
 
-    /// Calls that read outside data even without a parameter in sight.
-    static let sourceCalls: Set<String> = [
-        "objectForKey:", "valueForKey:", "queryItems", "userInfo", "readDataToEndOfFile", "availableData",
-        "dataWithContentsOfURL:", "stringWithContentsOfURL:encoding:error:", "contentsOfURL",
-    ]
-
-    mutating func taint(of function: FunctionDeclaration?) -> [String: Taint] {
-        guard let function else { return [:] }
-        let key = ObjectIdentifier(function)
-        if let cached = taintCache[key] { return cached }
-        var taint: [String: Taint] = [:]
-        for parameter in function.parameters where parameter.name != "_" && !parameter.name.isEmpty {
-            taint[parameter.name] = Taint(origins: [parameter.name], lastPathComponent: false)
-        }
-        func derived(_ expression: Expression) -> Taint? {
-            var origins = Set<String>()
-            var reduced = false
-            var tainted = false
-            for node in expression.descendants() {
-                switch node.kind {
-                case .identifier(let name):
-                    if let known = taint[name] {
-                        tainted = true
-                        origins.formUnion(known.origins)
-                        reduced = reduced || known.lastPathComponent
-                    }
-                case .member(_, let name):
-                    if name == "lastPathComponent" { reduced = true }
-                    if Self.sourceCalls.contains(name) {
-                        tainted = true
-                        origins.insert(name)
-                    }
-                case .call(let callee, _, _):
-                    if let name = callee.name, Self.sourceCalls.contains(name) {
-                        tainted = true
-                        origins.insert(name)
-                    }
-                default: break
+    /// The conditions every path to `range` passes (`DominanceQuery`) that test one of `names` or a value
+    /// bound from them on the way: what the author already checks (`line 6: safeFileName.count > 0`).
+    func checks(before range: SourceRange, in function: FunctionDeclaration?, mentioning names: Set<String>) -> [String] {
+        guard let function, !names.isEmpty, let facts = DominanceQuery.facts(at: range, in: function) else { return [] }
+        // Names the values were bound from (`destinationFileURL` ← `safeFileName` ← `name`), to a fixed point.
+        var involved = names
+        for _ in 0..<8 {
+            var grew = false
+            for binding in facts.bindings where !Set(binding.names.flatMap { $0.split(separator: ".").map(String.init) }).isDisjoint(with: involved) {
+                let added = Self.names(in: binding.value).subtracting(involved)
+                if !added.isEmpty {
+                    involved.formUnion(added)
+                    grew = true
                 }
             }
-            return tainted ? Taint(origins: origins, lastPathComponent: reduced) : nil
+            if !grew { break }
         }
-        function.body?.walk { node, _ in
-            guard case .statement(let statement) = node else { return }
-            switch statement.kind {
-            case .variable(let names, _, let initializer?, _):
-                if let value = derived(initializer) { for name in names { taint[name] = value } }
-            case .declaration(.variable(let variable)):
-                if let initializer = variable.initializer, let value = derived(initializer) { taint[variable.name] = value }
-            case .assignment(let target, _, let value):
-                if case .identifier(let name) = target.unwrapped.kind, let value = derived(value) { taint[name] = value }
-            case .ifStatement(let conditions, _, _), .guardStatement(let conditions, _):
-                for condition in conditions {
-                    switch condition {
-                    case .binding(let names, let value, _):
-                        if let value = derived(value) { for name in names { taint[name] = value } }
-                    case .pattern(let pattern, let value, _):
-                        if let value = derived(value) { for name in Self.boundNames(pattern) { taint[name] = value } }
-                    default: break
-                    }
-                }
-            case .loop(let header, let variables, _):
-                for expression in header {
-                    if let value = derived(expression) { for name in variables { taint[name] = value } }
-                }
-            default: break
-            }
+        var result: [String] = []
+        for (expression, _) in facts.conditions where !Self.names(in: expression, members: true).isDisjoint(with: involved) {
+            let line = "line \(expression.range.start.line): \(ThreatModel.clip(file.text(expression.range), limit: 160))"
+            if !result.contains(line) { result.append(line) }
         }
-        taintCache[key] = taint
-        return taint
+        return result
     }
 
-    /// `case let safe = x` → `safe`.
-    static func boundNames(_ pattern: String) -> [String] {
-        let keywords: Set<String> = ["case", "let", "var", "some", "none", "is", "as", "_"]
-        var names: [String] = []
-        var current = ""
-        for character in pattern + " " {
-            if character.isLetter || character.isNumber || character == "_" {
-                current.append(character)
-            } else {
-                if !current.isEmpty, !keywords.contains(current), let first = current.first, !first.isNumber { names.append(current) }
-                current = ""
-            }
-        }
-        return names
-    }
-
-    mutating func conditions(of function: FunctionDeclaration) -> [Check] {
-        let key = ObjectIdentifier(function)
-        if let cached = conditionCache[key] { return cached }
-        var checks: [Check] = []
-        let file = self.file
-        func add(_ range: SourceRange, _ expressions: [Expression], extra: [String] = []) {
-            var names = Set(extra)
-            for expression in expressions { names.formUnion(Self.names(in: expression)) }
-            for expression in expressions {
-                for node in expression.descendants() {
-                    if case .member(_, let name) = node.kind { names.insert(name) }
-                }
-            }
-            checks.append(Check(line: range.start.line, text: ThreatModel.clip(file.text(range), limit: 160), names: names))
-        }
-        function.body?.walk { node, _ in
-            guard case .statement(let statement) = node else { return }
-            let conditions: [Condition]
-            switch statement.kind {
-            case .ifStatement(let list, _, _), .guardStatement(let list, _): conditions = list
-            case .loop(let header, _, _):
-                if case .loop = statement.kind, let first = header.first, let last = header.last {
-                    add(SourceRange(start: first.range.start, end: last.range.end), header)
-                }
-                return
-            default: return
-            }
-            for condition in conditions {
-                switch condition {
-                case .expression(let expression): add(expression.range, [expression])
-                case .binding(let names, let value, let range): add(range, [value], extra: names)
-                case .pattern(let pattern, let value, let range): add(range, [value], extra: Self.boundNames(pattern))
-                case .other: break
+    /// Where the values of `roles` at the sink `range` come from, as the engine saw them: the untrusted
+    /// sources that reach them, or else the parameters of the enclosing function that do.
+    func origins(at range: SourceRange, roles: [SinkRole]) -> (phrases: [String], taints: [Taint]) {
+        var sources: [String] = []
+        var parameters: [(function: String, names: [String])] = []
+        var taints: [Taint] = []
+        for flow in dataflow.flows(at: range) {
+            for role in roles {
+                for taint in flow.taints(role) where taint.isActive {
+                    taints.append(taint)
+                    switch taint.origin {
+                    case .source(let hit):
+                        if !sources.contains(hit.description) { sources.append(hit.description) }
+                    case .parameter(_, let name):
+                        let function = flow.function.map { "`\($0)`" } ?? "this code"
+                        if let index = parameters.firstIndex(where: { $0.function == function }) {
+                            if !parameters[index].names.contains(name) { parameters[index].names.append(name) }
+                        } else {
+                            parameters.append((function, [name]))
+                        }
+                    }
                 }
             }
         }
-        conditionCache[key] = checks
-        return checks
+        let inputs = parameters.map { entry in
+            let names = entry.names.map { "`\($0)`" }
+            return names.count == 1 ? "\(names[0]), an input of \(entry.function)"
+                : names.dropLast().joined(separator: ", ") + " and \(names[names.count - 1]), inputs of \(entry.function)"
+        }
+        return (sources.isEmpty ? inputs : sources, taints)
     }
 
-    mutating func checks(before line: Int, in function: FunctionDeclaration?, mentioning names: Set<String>) -> [String] {
-        guard let function, !names.isEmpty else { return [] }
-        return conditions(of: function).filter { $0.line <= line && !$0.names.isDisjoint(with: names) }
-            .map { "line \($0.line): \($0.text)" }
+    static func list(_ phrases: [String]) -> String {
+        phrases.count <= 1 ? phrases.joined() : phrases.dropLast().joined(separator: "; ") + "; and " + phrases[phrases.count - 1]
     }
 
-    static func callName(_ call: Expression) -> String {
-        call.swiftCallName ?? call.name ?? ""
+    static func containsProduct(_ expression: Expression) -> Bool {
+        expression.descendants().contains { if case .binary("*", _, _) = $0.kind { true } else { false } }
     }
 
     // MARK: 1. File paths
 
-    static let pathBuilders: Set<String> = [
-        "appendingPathComponent(_:)", "appendingPathComponent(_:isDirectory:)", "appending(path:)",
-        "appending(component:)", "appending(components:)", "appending(path:directoryHint:)",
-        "appending(component:directoryHint:)", "URL(fileURLWithPath:)", "URL(fileURLWithPath:isDirectory:)",
-        "URL(fileURLWithPath:relativeTo:)", "URL(filePath:)", "URL(filePath:directoryHint:)",
-        "appendingPathComponent:", "URLByAppendingPathComponent:", "URLByAppendingPathComponent:isDirectory:",
-        "stringByAppendingPathComponent:", "fileURLWithPath:", "fileURLWithPath:isDirectory:",
-    ]
-
-    /// Writers, with the labels of the arguments that name the destination (nil: every argument).
-    static let writers: [String: Set<String>?] = [
-        "copyItem(at:to:)": ["to"], "copyItem(atPath:toPath:)": ["toPath"], "moveItem(at:to:)": ["to"],
-        "moveItem(atPath:toPath:)": ["toPath"], "linkItem(at:to:)": ["to"], "linkItem(atPath:toPath:)": ["toPath"],
-        "createFile(atPath:contents:attributes:)": ["atPath"], "createFile(atPath:contents:)": ["atPath"],
-        "createDirectory(at:withIntermediateDirectories:attributes:)": ["at"],
-        "createDirectory(atPath:withIntermediateDirectories:attributes:)": ["atPath"],
-        "removeItem(at:)": ["at"], "removeItem(atPath:)": ["atPath"],
-        "copyItemAtURL:toURL:error:": ["toURL"], "copyItemAtPath:toPath:error:": ["toPath"],
-        "moveItemAtURL:toURL:error:": ["toURL"], "moveItemAtPath:toPath:error:": ["toPath"],
-        "createFileAtPath:contents:attributes:": ["createFileAtPath"],
-        "createDirectoryAtPath:withIntermediateDirectories:attributes:error:": ["createDirectoryAtPath"],
-        "createDirectoryAtURL:withIntermediateDirectories:attributes:error:": ["createDirectoryAtURL"],
-        "removeItemAtPath:error:": ["removeItemAtPath"], "removeItemAtURL:error:": ["removeItemAtURL"],
-        "writeToFile:atomically:": ["writeToFile"], "writeToURL:atomically:": ["writeToURL"],
-        "writeToFile:options:error:": ["writeToFile"], "writeToURL:options:error:": ["writeToURL"],
-        "writeToFile:atomically:encoding:error:": ["writeToFile"], "writeToURL:atomically:encoding:error:": ["writeToURL"],
-        "fopen": nil, "creat": nil, "rename": nil, "unlink": nil,
-    ]
-
+    /// A file-path sink of the table (write, copy, move, create, remove) whose path the engine sees coming
+    /// from outside data or from the function's inputs.
     mutating func checkFilePath(_ call: Expression, _ context: WalkContext, _ hunk: ChangeSet.Hunk) {
-        let name = Self.callName(call)
-        var arguments: [Expression]
-        var action: String
-        if Self.pathBuilders.contains(name) || (call.name.map(Self.pathBuilders.contains) ?? false) {
-            arguments = call.arguments.map(\.value)
-            action = "builds a file path"
-        } else if name.hasPrefix("write(to:") || name.hasPrefix("write(toFile:") {
-            arguments = call.arguments.filter { $0.label == "to" || $0.label == "toFile" }.map(\.value)
-            action = "writes a file"
-        } else if let labels = Self.writers[name] ?? (call.name.flatMap { Self.writers[$0] }) {
-            if let labels {
-                arguments = call.arguments.filter { $0.label.map(labels.contains) ?? false }.map(\.value)
-            } else {
-                arguments = Array(call.arguments.prefix(2).map(\.value))
+        for site in SinkTable.sinks(of: call, in: file, kinds: [.filePath]) {
+            guard let path = site.argument(.path) else { continue }
+            let (phrases, taints) = origins(at: site.range, roles: [.path])
+            guard !phrases.isEmpty else { continue }
+            var reason = "`\(site.calledName)` writes to `\(text(path))`, which comes from \(Self.list(phrases))"
+            if taints.contains(where: { $0.checks.contains(.lastPathComponent) }) {
+                reason += "; the name is reduced with `lastPathComponent`"
             }
-            action = name.contains("remove") || name == "unlink" ? "deletes a file" : "writes a file"
-            if name == "open" || name == "fopen" || name == "creat" { action = "opens a file" }
-        } else if case .identifier("open") = (call.unwrapped.kind.callee?.unwrapped.kind ?? .unknown("")), file.language.isCFamily {
-            arguments = Array(call.arguments.prefix(1).map(\.value))
-            action = "opens a file"
-        } else {
-            return
+            var names = Self.names(in: path)
+            for taint in taints { names.formUnion(taint.lineage.flatMap { $0.split(separator: ".").map(String.init) }) }
+            record(.filePath, call.range, hunk, reason + ".", context: context, names: names)
         }
-        guard !arguments.isEmpty else { return }
-        let taint = self.taint(of: context.function)
-        var tainted: [String] = []
-        var origins = Set<String>()
-        var reduced = false
-        for argument in arguments {
-            for node in argument.descendants() {
-                switch node.kind {
-                case .identifier(let identifier):
-                    if let info = taint[identifier] {
-                        if !tainted.contains(identifier) { tainted.append(identifier) }
-                        origins.formUnion(info.origins)
-                        reduced = reduced || info.lastPathComponent
-                    }
-                case .member(_, "lastPathComponent"): reduced = true
-                case .member(_, let member) where Self.sourceCalls.contains(member):
-                    tainted.append(member)
-                    origins.insert(member)
-                default: break
-                }
-            }
-        }
-        guard !tainted.isEmpty else { return }
-        let function = context.function.map { "`\($0.fullName)`" } ?? "this code"
-        let inputs = origins.sorted().map { "`\($0)`" }.joined(separator: ", ")
-        var reason = "\(action) from \(tainted.map { "`\($0)`" }.joined(separator: ", "))"
-        reason += tainted.sorted() == origins.sorted() ? ", an input of \(function)" : ", derived from \(inputs) (input of \(function))"
-        if reduced { reason += "; the name is reduced with `lastPathComponent`" }
-        record(.filePath, call.range, hunk, reason + ".", context: context, names: Set(tainted).union(origins))
     }
 
     // MARK: 2. State machines
@@ -497,21 +351,11 @@ private struct Detector {
             || (lower.hasSuffix("state") && lower.count > 5) || (lower.hasSuffix("status") && lower.count > 6)
     }
 
-    static let remoteWords = ["message", "packet", "payload", "remote", "peer", "didreceive", "received", "incoming",
-                              "invite", "invitation", "datagram", "websocket"]
-
-    /// The parameter (or name) that makes this function a handler of remote messages, if any.
-    static func remoteInput(of function: FunctionDeclaration?) -> String? {
+    /// What makes this function a handler of remote messages: the engine's untrusted parameters (delegate
+    /// methods of the source table, handlers of messages from a remote sender).
+    func remoteInput(of function: FunctionDeclaration?) -> String? {
         guard let function else { return nil }
-        for parameter in function.parameters {
-            let text = [parameter.label ?? "", parameter.name, parameter.type ?? ""].joined(separator: " ").lowercased()
-            if remoteWords.contains(where: text.contains) {
-                return "`\(parameter.name)`" + (parameter.type.map { ": `\($0)`" } ?? "")
-            }
-        }
-        let name = function.fullName.lowercased()
-        if remoteWords.contains(where: name.contains) { return "`\(function.fullName)`" }
-        return nil
+        return dataflow.untrustedParameters(of: function).first?.source.description
     }
 
     mutating func checkStateAssignment(_ target: Expression, _ value: Expression, _ range: SourceRange,
@@ -521,8 +365,7 @@ private struct Detector {
         case .member(_, let name), .identifier(let name): targetName = name
         default: return
         }
-        guard Self.isStateName(targetName), let input = Self.remoteInput(of: context.function),
-              let function = context.function else { return }
+        guard Self.isStateName(targetName), let function = context.function, let input = remoteInput(of: function) else { return }
         let reason = "sets `\(text(target))` to `\(text(value))` in `\(function.fullName)`, which handles a remote message (\(input))."
         let names = Self.names(in: target).union(function.parameters.map(\.name)).union([targetName])
         record(.stateMachine, range, hunk, reason, context: context, names: names)
@@ -532,9 +375,9 @@ private struct Detector {
         guard let base = call.name else { return }
         let isTransition = base == "setState:" || base == "setStatus:" || base == "setState" || base == "transition"
             || base.hasPrefix("transition(") || base.hasPrefix("transitionTo") || base == "advanceState"
-        guard isTransition, let input = Self.remoteInput(of: context.function), let function = context.function else { return }
-        let reason = "calls `\(Self.callName(call))` in `\(function.fullName)`, which handles a remote message (\(input))."
-        let names = (call.receiver.map(Self.names(in:)) ?? []).union(function.parameters.map(\.name)).union(["state", "status"])
+        guard isTransition, let function = context.function, let input = remoteInput(of: function) else { return }
+        let reason = "calls `\(call.swiftCallName ?? base)` in `\(function.fullName)`, which handles a remote message (\(input))."
+        let names = (call.receiver.map { Self.names(in: $0) } ?? []).union(function.parameters.map(\.name)).union(["state", "status"])
         record(.stateMachine, call.range, hunk, reason, context: context, names: names)
     }
 
@@ -544,117 +387,79 @@ private struct Detector {
     static let legacyDecoders = APIs.keyedUnarchiverLegacy.callNames
     /// Decoders given (or expected to be given) the classes they accept.
     static let classDecoders = APIs.keyedUnarchiverSecure.callNames.union(APIs.coderDecodeObject.callNames)
-    /// Class lookups by a run-time name.
-    static let classLookups = APIs.classLookup.callNames
     /// Keyed-unarchiver initializers (Swift base name `NSKeyedUnarchiver`, Objective-C selectors).
     static let unarchiverInitializers = APIs.keyedUnarchiverLegacyInit.callNames.union(APIs.keyedUnarchiverSecureInit.callNames)
 
+    /// Decoding APIs of the vocabulary; the class lookups are the sink table's `.classLookup` entries. When
+    /// the engine sees outside data reach the archive or the class name, the reason says where from.
     mutating func checkDecoding(_ call: Expression, _ context: WalkContext, _ hunk: ChangeSet.Hunk) {
         guard let base = call.name else { return }
-        let name = Self.callName(call)
-        let reason: String
+        let name = call.swiftCallName ?? base
+        var reason: String
         if Self.legacyDecoders.contains(base) {
-            reason = "`\(name)` decodes whatever classes the archive names."
+            reason = "`\(name)` decodes whatever classes the archive names"
         } else if Self.classDecoders.contains(base) {
             let classes = call.arguments.first { ["ofClasses", "of", "unarchivedObjectOfClasses", "decodeObjectOfClasses", "ofClass",
                                                    "unarchivedObjectOfClass", "decodeObjectOfClass"].contains($0.label ?? "") }?.value
             if let classes {
                 if case .arrayLiteral = classes.unwrapped.kind {
-                    reason = "`\(name)` decodes objects of the listed classes `\(text(classes))`."
+                    reason = "`\(name)` decodes objects of the listed classes `\(text(classes))`"
                 } else if classes.isCall || classes.referencedNames.contains(where: { $0.first?.isUppercase == false }) {
-                    reason = "`\(name)` decodes objects whose allowed classes are computed at run time (`\(text(classes))`): verify the set is bounded, e.g. by conformance to a marker protocol."
+                    reason = "`\(name)` decodes objects whose allowed classes are computed at run time (`\(text(classes))`): verify the set is bounded, e.g. by conformance to a marker protocol"
                 } else {
-                    reason = "`\(name)` decodes objects of class `\(text(classes))`."
+                    reason = "`\(name)` decodes objects of class `\(text(classes))`"
                 }
             } else if base == "decodeObject" || base == "decodeObjectForKey:" || base == "decodeTopLevelObject" {
-                reason = "`\(name)` decodes an object without naming the class it expects."
+                reason = "`\(name)` decodes an object without naming the class it expects"
             } else {
-                reason = "`\(name)` decodes objects."
+                reason = "`\(name)` decodes objects"
             }
-        } else if Self.classLookups.contains(base) {
-            guard let argument = call.arguments.first?.value, argument.stringValue == nil else { return }
-            reason = "`\(base)` turns the run-time string `\(text(argument))` into a class."
+        } else if let lookup = SinkTable.sinks(of: call, in: file, kinds: [.classLookup]).first {
+            guard let argument = lookup.argument(.className), argument.stringValue == nil else { return }
+            reason = "`\(base)` turns the run-time string `\(text(argument))` into a class"
         } else if Self.unarchiverInitializers.contains(base) {
             guard base != "NSKeyedUnarchiver" || !call.arguments.isEmpty else { return }
-            reason = "creates a keyed unarchiver (`\(name)`): check `requiresSecureCoding` stays on and every decode names its classes."
+            reason = "creates a keyed unarchiver (`\(name)`): check `requiresSecureCoding` stays on and every decode names its classes"
         } else {
             return
         }
+        let (phrases, _) = origins(at: call.range, roles: [.data, .className])
+        if !phrases.isEmpty { reason += " (the data comes from \(Self.list(phrases)))" }
         let names = call.arguments.reduce(into: Set<String>()) { $0.formUnion(Self.names(in: $1.value)) }
-        record(.objectDecoding, call.range, hunk, reason, context: context, names: names)
+        record(.objectDecoding, call.range, hunk, reason + ".", context: context, names: names)
     }
 
     // MARK: 4. Memory copies
 
-    /// C functions and the index of their length argument (nil: no length, copies to a terminator).
-    static let cCopies: [String: Int?] = [
-        "memcpy": 2, "memmove": 2, "memcpy_s": 3, "memmove_s": 3, "bcopy": 2, "strncpy": 2, "strlcpy": 2, "strncat": 2,
-        "strlcat": 2, "wcsncpy": 2, "wmemcpy": 2, "CFDataGetBytes": 1, "strcpy": nil, "strcat": nil, "sprintf": nil,
-        "wcscpy": nil, "gets": nil,
-    ]
-
-    /// Swift and Objective-C copies by a length: name → label of the length argument.
-    static let lengthCopies: [String: String] = [
-        "copyBytes(to:count:)": "count", "copyMemory(from:byteCount:)": "byteCount", "getBytes(_:length:)": "length",
-        "getBytes(_:range:)": "range", "initialize(from:count:)": "count", "moveInitialize(from:count:)": "count",
-        "update(from:count:)": "count", "assign(from:count:)": "count", "Data(bytes:count:)": "count",
-        "NSData(bytes:length:)": "length", "Data(bytesNoCopy:count:deallocator:)": "count",
-        "String(utf16CodeUnits:count:)": "count",
-        "getBytes:length:": "length", "getBytes:range:": "range", "initWithBytes:length:": "length",
-        "dataWithBytes:length:": "length", "initWithBytesNoCopy:length:": "length",
-        "initWithBytesNoCopy:length:freeWhenDone:": "length", "dataWithBytesNoCopy:length:": "length",
-        "dataWithBytesNoCopy:length:freeWhenDone:": "length", "initWithCharacters:length:": "length",
-        "stringWithCharacters:length:": "length", "replaceBytesInRange:withBytes:length:": "length",
-        "appendBytes:length:": "length", "initWithBytes:length:encoding:": "length",
-    ]
-
+    /// The sink table's memory copies and strings read from a buffer by a count (always asked: a copy by
+    /// a length is worth a look), and its allocations when their size is a product or comes from outside.
     mutating func checkMemoryCopy(_ call: Expression, _ context: WalkContext, _ hunk: ChangeSet.Hunk) {
-        guard let base = call.name else { return }
-        let name = Self.callName(call)
-        var length: Expression?
-        var reason: String
-        if case .identifier(let function) = (call.unwrapped.kind.callee?.unwrapped.kind ?? .unknown("")),
-           let entry = Self.cCopies[function] {
-            if let index = entry {
-                guard index < call.arguments.count else { return }
-                length = call.arguments[index].value
-                reason = "`\(function)` copies `\(text(call.arguments[index].value))` bytes"
-            } else {
-                reason = "`\(function)` copies until a terminator, with no length bound"
+        for site in SinkTable.sinks(of: call, in: file, kinds: [.memoryCopy, .stringFromBuffer, .allocation]) {
+            let lengthRoles: [SinkRole] = [.length, .count, .size]
+            let length = lengthRoles.lazy.compactMap { site.argument($0) }.first
+            let (phrases, _) = origins(at: site.range, roles: lengthRoles)
+            let name = site.calledName
+            var reason: String
+            switch site.kind {
+            case .allocation:
+                guard let size = length, Self.containsProduct(size) || !phrases.isEmpty else { continue }
+                reason = "`\(name)` allocates a computed size `\(text(size))`"
+            case .stringFromBuffer:
+                reason = "`\(name)` reads " + (length.map { "`\(text($0))` characters" } ?? "characters by a count")
+            default:
+                reason = "`\(name)` copies " + (length.map { "`\(text($0))` bytes" } ?? "until a terminator, with no length bound")
             }
-        } else if let label = Self.lengthCopies[name] ?? Self.lengthCopies[base] {
-            length = call.argument(label)
-            reason = "`\(name)` copies " + (length.map { "a length of `\(text($0))`" } ?? "by a length")
-        } else if ["malloc", "calloc", "realloc", "alloca"].contains(base), case .identifier = (call.unwrapped.kind.callee?.unwrapped.kind ?? .unknown("")),
-                  let size = call.arguments.last?.value, size.descendants().contains(where: { if case .binary("*", _, _) = $0.kind { true } else { false } }) {
-            length = size
-            reason = "`\(base)` allocates a computed size `\(text(size))`"
-        } else {
-            return
-        }
-        var names = Set<String>()
-        for argument in call.arguments { names.formUnion(Self.names(in: argument.value)) }
-        if let length {
-            let taint = self.taint(of: context.function)
-            let lengthNames = Self.names(in: length)
-            let inputs = lengthNames.filter { taint[$0] != nil }.sorted()
-            if length.isConstantLiteral {
-                reason += " (a constant: verify the source holds at least that many bytes)"
-            } else if !inputs.isEmpty {
-                let origins = Set(inputs.flatMap { taint[$0]?.origins ?? [] }).subtracting(inputs).sorted()
-                reason += " (the length comes from \(inputs.map { "`\($0)`" }.joined(separator: ", "))"
-                reason += origins.isEmpty ? ", an input of this function)" : ", derived from \(origins.map { "`\($0)`" }.joined(separator: ", ")))"
+            if let length {
+                if length.isConstantLiteral {
+                    reason += " (a constant: verify the source holds at least that many bytes)"
+                } else if !phrases.isEmpty {
+                    reason += " (the length comes from \(Self.list(phrases)))"
+                }
+                if site.kind != .allocation, Self.containsProduct(length) { reason += "; the size is a product: check it for overflow" }
             }
-            let multiplies = length.descendants().contains { if case .binary("*", _, _) = $0.kind { true } else { false } }
-            if multiplies { reason += "; the size is a product: check it for overflow" }
+            var names = Set<String>()
+            for argument in site.arguments.values { names.formUnion(Self.names(in: argument)) }
+            record(.memoryCopy, call.range, hunk, reason + ".", context: context, names: names)
         }
-        record(.memoryCopy, call.range, hunk, reason + ".", context: context, names: names)
-    }
-}
-
-private extension Expression.Kind {
-    var callee: Expression? {
-        if case .call(let callee, _, _) = self { return callee }
-        return nil
     }
 }

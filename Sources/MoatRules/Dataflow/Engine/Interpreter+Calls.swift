@@ -373,16 +373,8 @@ extension FunctionInterpreter {
     }
 
     func matches(_ candidate: SinkMatch, callee: Expression, arguments: [Argument], receiver: Expression?, _ state: InterpreterState) -> Bool {
-        let sink = candidate.sink
-        if sink.cFamilyOnly && !file.language.isCFamily { return false }
-        if let required = candidate.requiredLabels, !arguments.contains(where: { required.contains($0.label ?? "") }) { return false }
-        if !sink.receivers.isEmpty {
-            guard let receiver else { return false }
-            if receiver.chainMentions(sink.receivers) { return true }
-            if let root = receiver.rootName, let type = state.types[root], sink.receivers.contains(where: { type.hasText($0) }) { return true }
-            return false
-        }
-        return true
+        let type = receiver?.rootName.flatMap { state.types[$0] }
+        return TaintSinks.matches(candidate, language: file.language, arguments: arguments, receiver: receiver, receiverType: type)
     }
 
 }

@@ -110,6 +110,14 @@ enum Transfers {
                 + "(isValid(_:), hasPrefix(_:), containsObject:, canOpenURL:, startsWith) answers a question about its input: "
                 + "its Boolean result carries nothing an attacker shaped. FileManager.fileExists(atPath:) likewise."),
         CallResultRule(
+            name: "system-created directory",
+            match: CallMatch(names: APISpelling(swift: ["url"], objc: ["URLForDirectory:inDomain:appropriateForURL:create:error:"]),
+                             firstLabel: "for"),
+            effect: .dropsTaint, precedence: 15,
+            rationale: "FileManager.url(for:in:appropriateFor:create:) returns a folder the system names (a fresh "
+                + ".itemReplacementDirectory, Documents, Caches): the URL passed as appropriateFor only picks the volume, "
+                + "so nothing of it is in the returned path."),
+        CallResultRule(
             name: "numeric conversion",
             match: CallMatch(namesOrBaseNames: APISpelling(
                 swift: ["Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
