@@ -39,11 +39,15 @@ public struct PostProcessor {
     public var severityOverrides: [String: Severity]
     public var enabledRuleIds: Set<String>
     public var nonShipping: NonShippingMap
+    /// Which app each configuration place belongs to: repeated values are grouped only within one app.
+    public var appPlaces: AppPlaces
 
-    public init(severityOverrides: [String: Severity], enabledRuleIds: Set<String>, nonShipping: NonShippingMap) {
+    public init(severityOverrides: [String: Severity], enabledRuleIds: Set<String>, nonShipping: NonShippingMap,
+                appPlaces: AppPlaces = AppPlaces()) {
         self.severityOverrides = severityOverrides
         self.enabledRuleIds = enabledRuleIds
         self.nonShipping = nonShipping
+        self.appPlaces = appPlaces
     }
 
     /// Findings in these paths are marked as test code (compatibility).
@@ -87,7 +91,7 @@ public struct PostProcessor {
             if let reason = nonShipping.reason(for: findings[index].location) { findings[index].markNonShipping(reason) }
         }
         findings = Self.droppingSuperseded(findings)
-        findings = Self.groupingRepeatedValues(findings)
+        findings = Self.groupingRepeatedValues(findings, places: appPlaces)
         // Duplicates: same rule, place and message.
         var seen = Set<String>()
         findings = findings.filter { finding in
@@ -132,11 +136,14 @@ public struct PostProcessor {
 
     /// One configuration decision, one finding: a property-list or app rule that reports the same key with
     /// the same message in several places (the app's and its extensions' Info.plists, the same build
-    /// setting in several configurations or targets) gives one finding, at the first place in report
-    /// order, with the others as related locations. Fingerprints follow from that first place. Source rules
-    /// marked `groupsRepeatedFindings` (one Realm database opened from several files) are grouped the same
-    /// way by message.
-    static func groupingRepeatedValues(_ findings: [Finding]) -> [Finding] {
+    /// setting in several configurations or targets) gives one finding, with the others as related
+    /// locations. Only places of one app are grouped (one Xcode project, or one loose app folder, as
+    /// `places` says; a file no unit uses is grouped with nothing else), never across apps scanned
+    /// together. The finding sits at the main app's place (application target, app Info.plist), then the
+    /// first in report order. Fingerprints follow from that place. Source rules marked
+    /// `groupsRepeatedFindings` (one Realm database opened from several files) are grouped the same way
+    /// by message.
+    static func groupingRepeatedValues(_ findings: [Finding], places: AppPlaces = AppPlaces()) -> [Finding] {
         var kinds: [String: RuleKind] = [:]
         var repeatedSourceRules = Set<String>()
         for rule in RuleRegistry.all {
@@ -145,12 +152,13 @@ public struct PostProcessor {
         }
         func groupKey(_ finding: Finding) -> String? {
             if repeatedSourceRules.contains(finding.ruleId), finding.location.keyPath == nil {
-                return [finding.ruleId, "source", finding.message, finding.nonShippingReason?.rawValue ?? "",
+                return [places.place(of: finding.location)?.app ?? "", finding.ruleId, "source", finding.message, finding.nonShippingReason?.rawValue ?? "",
                         finding.suppression == nil ? "" : "suppressed", finding.severity.rawValue].joined(separator: "|")
             }
             guard let kind = kinds[finding.ruleId], kind == .propertyList || kind == .app,
                   let keyPath = finding.location.keyPath, finding.location.symbol == nil else { return nil }
-            return [finding.ruleId, Self.settingKeyPath(keyPath), finding.message, finding.nonShippingReason?.rawValue ?? "",
+            let app = places.place(of: finding.location)?.app ?? "file:" + finding.location.path
+            return [app, finding.ruleId, Self.settingKeyPath(keyPath), finding.message, finding.nonShippingReason?.rawValue ?? "",
                     finding.suppression == nil ? "" : "suppressed", finding.severity.rawValue].joined(separator: "|")
         }
         var groups: [String: [Int]] = [:]
@@ -160,7 +168,11 @@ public struct PostProcessor {
         var dropped = Set<Int>()
         var result = findings
         for (_, indices) in groups where indices.count > 1 {
-            let ordered = indices.sorted { Finding.reportOrder(findings[$0], findings[$1]) }
+            let main = Dictionary(uniqueKeysWithValues: indices.map { ($0, places.place(of: findings[$0].location)?.isMainApp ?? false) })
+            let ordered = indices.sorted { left, right in
+                if main[left] != main[right] { return main[left] == true }
+                return Finding.reportOrder(findings[left], findings[right])
+            }
             let primary = ordered[0]
             let others = ordered.dropFirst()
             let isSource = repeatedSourceRules.contains(findings[primary].ruleId) && findings[primary].location.keyPath == nil

@@ -100,7 +100,7 @@ public enum Scanner {
         let postProcessor = PostProcessor(
             severityOverrides: setup.configuration.severityOverrides,
             enabledRuleIds: setup.ruleIds,
-            nonShipping: NonShippingMap(files: files, sources: app.sources, app: app))
+            nonShipping: NonShippingMap(files: files, sources: app.sources, app: app), appPlaces: app.places)
         var findings = postProcessor.process(raw, suppressions: suppressions)
         // The attack surface, annotated with every active finding (before the baseline hides known ones).
         let surface = app.surface(findings: findings, rulesThatRan: setup.ruleIds)

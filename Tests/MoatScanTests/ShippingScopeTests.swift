@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import MoatCore
 @testable import MoatScan
+@testable import MoatRules
 
 /// Shipping versus non-shipping code (issue 15.5), one decision one finding (15.3), findings that do not
 /// depend on the folder scanned (15.6).
@@ -188,6 +189,85 @@ struct ShippingScopeTests {
         #expect(finding.related.map(\.location.line) == [10, 10])
         #expect(finding.related.first?.message == "Same value also set in Share/Info.plist (NSAppTransportSecurity.NSAllowsArbitraryLoads).")
         #expect(finding.message.hasSuffix(" The same value is set in 2 other places (related locations)."))
+    }
+
+    /// NET-001 findings as `path:line message | related path:line...`, paths relative to `folder`.
+    static func groupedRows(_ result: ScanResult, under folder: String) -> [String] {
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        func relative(_ path: String) -> String { String(path.dropFirst(prefix.count)) }
+        return result.findings.filter { $0.ruleId == "MOAT-NET-001" && $0.location.path.hasPrefix(prefix) }.map { finding in
+            let related = finding.related.map { "\(relative($0.location.path)):\($0.location.line)" }.joined(separator: " ")
+            return "\(relative(finding.location.path)):\(finding.location.line) \(finding.message.replacingOccurrences(of: prefix, with: "")) | \(related)"
+        }.sorted()
+    }
+
+    @Test func repeatedValuesAreGroupedPerAppNeverAcrossAppsScannedTogether() throws {
+        let extensionKeys = "    <key>NSExtension</key>\n    <dict><key>NSExtensionPointIdentifier</key><string>com.apple.share-services</string></dict>"
+        let appKeys = "    <key>UILaunchScreen</key>\n    <dict/>"
+        let watchKeys = "    <key>WKApplication</key>\n    <true/>"
+        // The extension and the watch app sort before the app: the finding still sits at the app's plist.
+        let alpha = [
+            "Main/Info.plist": Self.infoPlist(appKeys),
+            "Extension/Info.plist": Self.infoPlist(extensionKeys),
+            "AWatch/Info.plist": Self.infoPlist(watchKeys),
+        ]
+        let beta = ["Info.plist": Self.infoPlist(appKeys)]
+        var both: [String: String] = [:]
+        for (path, content) in alpha { both["Alpha/" + path] = content }
+        for (path, content) in beta { both["Beta/" + path] = content }
+        let together = try TemporaryTree(both)
+        defer { together.remove() }
+        let alphaAlone = try TemporaryTree(alpha)
+        defer { alphaAlone.remove() }
+        let betaAlone = try TemporaryTree(beta)
+        defer { betaAlone.remove() }
+        let result = try together.scan()
+        let findings = result.findings.filter { $0.ruleId == "MOAT-NET-001" }
+        #expect(findings.map(\.location.path).sorted() == ["Alpha/Main/Info.plist", "Beta/Info.plist"])
+        let alphaFinding = try #require(findings.first { $0.location.path == "Alpha/Main/Info.plist" })
+        #expect(alphaFinding.location.line == 10)
+        #expect(alphaFinding.related.map(\.location.path) == ["Alpha/AWatch/Info.plist", "Alpha/Extension/Info.plist"])
+        #expect(alphaFinding.related.map(\.location.line) == [10, 10])
+        #expect(alphaFinding.message.hasSuffix(" The same value is set in 2 other places (related locations)."))
+        let betaFinding = try #require(findings.first { $0.location.path == "Beta/Info.plist" })
+        #expect(betaFinding.location.line == 10)
+        #expect(betaFinding.related.isEmpty)
+        #expect(!betaFinding.message.contains("other place"))
+        // Each app alone: the same rows, paths relative to its folder.
+        let alphaRows = Self.groupedRows(try alphaAlone.scan(), under: "")
+        #expect(alphaRows.count == 1)
+        #expect(alphaRows.first?.hasPrefix("Main/Info.plist:10 ") == true)
+        #expect(alphaRows.first?.hasSuffix(" | AWatch/Info.plist:10 Extension/Info.plist:10") == true)
+        #expect(Self.groupedRows(result, under: "Alpha") == alphaRows)
+        let betaRows = Self.groupedRows(try betaAlone.scan(), under: "")
+        #expect(betaRows.count == 1)
+        #expect(Self.groupedRows(result, under: "Beta") == betaRows)
+    }
+
+    @Test func theApplicationTargetHoldsTheGroupedFindingAndOtherProjectsStayApart() {
+        func finding(_ path: String, _ keyPath: String, line: Int) -> Finding {
+            Finding(ruleId: "MOAT-PRIV-102", slug: "weak-purpose-string", title: "t", severity: .medium, confidence: .high,
+                    message: "Weak purpose string.", location: Location(path: path, line: line, keyPath: keyPath),
+                    cwe: [], masvs: [], mastg: [], fix: "f")
+        }
+        var places = AppPlaces()
+        places.byPath["Casts.xcodeproj/project.pbxproj"] = AppPlaces.Place(app: "project:Casts", isMainApp: false)
+        places.applicationTargets["Casts.xcodeproj/project.pbxproj"] = ["Casts"]
+        places.byPath["Other.xcodeproj/project.pbxproj"] = AppPlaces.Place(app: "project:Other", isMainApp: false)
+        places.applicationTargets["Other.xcodeproj/project.pbxproj"] = ["Other"]
+        let key = "buildSettings[Release].INFOPLIST_KEY_NSCameraUsageDescription"
+        let watch = finding("Casts.xcodeproj/project.pbxproj", "targets.Casts Watch App.\(key)", line: 10)
+        let app = finding("Casts.xcodeproj/project.pbxproj", "targets.Casts.\(key)", line: 50)
+        let other = finding("Other.xcodeproj/project.pbxproj", "targets.Other.\(key)", line: 5)
+        let grouped = PostProcessor.groupingRepeatedValues([watch, app, other], places: places).sorted(by: Finding.reportOrder)
+        #expect(grouped.map { "\($0.location.path):\($0.location.line)" }
+                == ["Casts.xcodeproj/project.pbxproj:50", "Other.xcodeproj/project.pbxproj:5"])
+        #expect(grouped[0].related.map(\.location.line) == [10])
+        #expect(grouped[0].message == "Weak purpose string. The same value is set in 1 other place (related locations).")
+        #expect(grouped[1].related.isEmpty)
+        #expect(grouped[1].message == "Weak purpose string.")
+        // Without app places (a file no unit uses), each file stays apart too.
+        #expect(PostProcessor.groupingRepeatedValues([watch, other]).count == 2)
     }
 
     @Test func oneBuildSettingRepeatedAcrossConfigurationsIsOneFinding() {

@@ -23,7 +23,7 @@ struct PlanBuilder {
         // Inventory entries (custom trust code, bridges...) point at code to hook too, listed or not.
         let listed = Set(result.findings)
         findings = (result.findings + result.inventory.filter { !listed.contains($0) }).sorted(by: Finding.reportOrder)
-            .filter { $0.suppression == nil && !$0.isTestCode }
+            .filter { $0.suppression == nil && !$0.isNonShipping }
         sources = PlanSources(roots: result.roots)
         var paths = Set(findings.map(\.location.path))
         for section in surface.sections { for entry in section.entries { paths.insert(entry.location.path) } }

@@ -568,3 +568,88 @@ struct ProjectMembership {
         return .none
     }
 }
+
+// MARK: Which app a configuration place belongs to
+
+/// Which app each configuration place (an Info.plist, an entitlements file, a project's or an `.xcconfig`'s
+/// build setting) belongs to, as the units decide it: one Xcode project (its app, extension and watch app
+/// targets), or one loose app folder. A configuration decision is grouped only within one app, so an app's
+/// findings do not depend on which other apps sit in the folder scanned.
+public struct AppPlaces: Sendable {
+    public struct Place: Sendable, Hashable {
+        /// Identifies the app within one scan: the project's path, or the loose unit.
+        public var app: String
+        /// The main app's own place (an application target, a loose app's Info.plist), not an extension's,
+        /// an App Clip's or a watch app's.
+        public var isMainApp: Bool
+    }
+
+    var byPath: [String: Place] = [:]
+    /// Per project file, its application targets' names.
+    var applicationTargets: [String: Set<String>] = [:]
+
+    public init() {}
+
+    public init(units: [AppUnit]) {
+        func add(_ path: String, _ place: Place) {
+            if let known = byPath[path] {
+                // A file shared by two apps is grouped with the first; it is the main place if it is any app's.
+                if known.app == place.app, place.isMainApp { byPath[path]?.isMainApp = true }
+            } else {
+                byPath[path] = place
+            }
+        }
+        for (index, unit) in units.enumerated() {
+            // Code: which app compiles it (source findings a rule groups stay within one app too).
+            let app = unit.project.map { "project:" + $0.path } ?? "folder:\(index)"
+            for source in unit.sources { add(source.path, Place(app: app, isMainApp: false)) }
+            if let project = unit.project, let target = unit.target {
+                // A watch app built as a plain application target is told apart by its SDK or its Info.plist.
+                let sdks = unit.configurations.compactMap { $0.settings["SDKROOT"]?.value.lowercased() }
+                let isApplication = target.productType == "com.apple.product-type.application"
+                    && sdks.allSatisfy { $0.contains("iphone") || $0.contains("$(") }
+                    && !unit.infoPlists.contains(where: AppPlaces.isWatchInfoPlist)
+                let place = Place(app: "project:" + project.path, isMainApp: isApplication)
+                add(project.path, Place(app: place.app, isMainApp: false))
+                if isApplication { applicationTargets[project.path, default: []].insert(target.name) }
+                for document in unit.infoPlists + unit.entitlementsDocuments { add(document.path, place) }
+                for configuration in unit.configurations {
+                    for resolved in configuration.settings.values {
+                        if case .configurationFile(let file) = resolved.origin { add(project.displayPath(file), place) }
+                    }
+                }
+            } else {
+                let app = "folder:\(index)"
+                for document in unit.infoPlists {
+                    let isExtension = document.root["NSExtension"] != nil || document.root["EXAppExtensionAttributes"] != nil
+                    add(document.path, Place(app: app, isMainApp: !isExtension && !Self.isWatchInfoPlist(document)))
+                }
+                for document in unit.entitlementsDocuments { add(document.path, Place(app: app, isMainApp: false)) }
+            }
+        }
+    }
+
+    static func isWatchInfoPlist(_ document: PropertyListDocument) -> Bool {
+        document.root["WKWatchKitApp"] != nil || document.root["WKApplication"] != nil
+            || document.root["WKCompanionAppBundleIdentifier"] != nil
+    }
+
+    /// The app a finding's place belongs to, nil for a file no unit uses.
+    public func place(of location: Location) -> Place? {
+        guard var place = byPath[location.path] else { return nil }
+        if let targets = applicationTargets[location.path], let keyPath = location.keyPath {
+            if keyPath.hasPrefix("project.") {
+                place.isMainApp = true
+            } else if keyPath.hasPrefix("targets."), let end = keyPath.range(of: ".buildSettings[") {
+                let name = String(keyPath[keyPath.index(keyPath.startIndex, offsetBy: "targets.".count)..<end.lowerBound])
+                place.isMainApp = targets.contains(name)
+            }
+        }
+        return place
+    }
+}
+
+extension AppModel {
+    /// Which app each configuration place belongs to (see `AppPlaces`).
+    public var places: AppPlaces { AppPlaces(units: units) }
+}
