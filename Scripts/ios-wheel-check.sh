@@ -28,7 +28,7 @@ check() {
   local label="$1" path="$2" script
   script="$(cat)"
   local report="$work/report-$label.json"
-  "$MOAT" scan "$path" --no-cache --format json >"$report" || true
+  "$MOAT" scan "$path" --no-cache --include-inventory --format json >"$report" || true
   if ! python3 - "$report" "$label" <<PYTHON
 import json, sys
 report = json.load(open(sys.argv[1]))
