@@ -42,6 +42,17 @@ echo "-- .pre-commit-hooks.yaml"
 "$bin/pre-commit" validate-manifest .pre-commit-hooks.yaml
 
 echo "-- pre-commit try-repo on a sample repository"
+# try-repo clones the hooks' repository: CI runs in a copy of the checkout without .git, so make that copy
+# a git repository of its own (in this run's folder) when it is not one.
+if ! git -C "$repository" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  hooks_repo="$work/hooks-repo"
+  mkdir -p "$hooks_repo"
+  tar -C "$repository" --exclude=./.build --exclude=./.swiftpm --exclude=./out -cf - . | tar -xf - -C "$hooks_repo"
+  git -C "$hooks_repo" init -q
+  git -C "$hooks_repo" add -A
+  git -C "$hooks_repo" -c user.email=moat@example.invalid -c user.name="Moat CI" -c commit.gpgsign=false commit -q -m "hooks"
+  repository="$hooks_repo"
+fi
 sample="$work/sample"
 mkdir -p "$sample/App"
 git -C "$sample" init -q
