@@ -85,11 +85,11 @@ public struct DeprecatedTrustEvaluateRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard unit.names.contains("SecTrustEvaluate") else { return }
-        let ignored = Self.ignoredCalls(named: "SecTrustEvaluate", in: file)
+        guard unit.names.containsAny(Self.legacyNames) else { return }
+        let ignored = Self.ignoredCalls(named: Self.legacyNames, in: file)
         for (call, _) in file.calls(where: { call in
-            guard case .call(let callee, _, false) = call.kind, case .identifier("SecTrustEvaluate") = callee.unwrapped.kind else { return false }
-            return true
+            guard case .call(let callee, _, false) = call.kind, case .identifier(let name) = callee.unwrapped.kind else { return false }
+            return Self.legacyNames.contains(name)
         }) {
             let status = ignored.contains(ObjectIdentifier(call))
                 ? " Its OSStatus is ignored here: if the call fails, the result variable is read uninitialized."
@@ -100,7 +100,10 @@ public struct DeprecatedTrustEvaluateRule: SourceRule {
     }
 
     /// Calls of a C function used as a whole statement (result discarded).
-    static func ignoredCalls(named name: String, in file: CodeFile) -> Set<ObjectIdentifier> {
+    /// The deprecated evaluation (a C function), from the vocabulary.
+    static let legacyNames = Set(APIs.secTrustEvaluateLegacy.cFunctions)
+
+    static func ignoredCalls(named names: Set<String>, in file: CodeFile) -> Set<ObjectIdentifier> {
         var result = Set<ObjectIdentifier>()
         file.forEachStatement { statement, _ in
             guard case .expression(let expression) = statement.kind else { return }
@@ -108,7 +111,7 @@ public struct DeprecatedTrustEvaluateRule: SourceRule {
             // `_ = f()` is an assignment; `(void)f()` a cast.
             if case .cast(let operand, _, _) = bare.kind { bare = operand }
             bare = bare.unwrapped
-            if case .call(let callee, _, _) = bare.kind, case .identifier(name) = callee.unwrapped.kind {
+            if case .call(let callee, _, _) = bare.kind, case .identifier(let name) = callee.unwrapped.kind, names.contains(name) {
                 result.insert(ObjectIdentifier(bare))
             }
         }

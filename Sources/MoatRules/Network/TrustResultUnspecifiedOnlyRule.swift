@@ -49,7 +49,7 @@ public struct TrustResultUnspecifiedOnlyRule: SourceRule {
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
         guard unit.names.containsAny(["kSecTrustResultUnspecified", "unspecified"]) else { return }
-        let ignored = DeprecatedTrustEvaluateRule.ignoredCalls(named: "SecTrustEvaluate", in: file)
+        let ignored = DeprecatedTrustEvaluateRule.ignoredCalls(named: DeprecatedTrustEvaluateRule.legacyNames, in: file)
         for (function, _) in file.allFunctions {
             guard let body = function.body else { continue }
             let expressions = body.allExpressions

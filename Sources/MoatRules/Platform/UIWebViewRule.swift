@@ -52,11 +52,12 @@ public struct UIWebViewRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        var positions: [SourceRange] = file.typeReferences.filter { $0.name == "UIWebView" }.map(\.range)
+        let className = APIs.uiWebView.classes[0]
+        var positions: [SourceRange] = file.typeReferences.filter { $0.name == className }.map(\.range)
         file.forEachExpression { expression, _ in
-            if case .identifier("UIWebView") = expression.kind { positions.append(expression.range) }
+            if case .identifier(className) = expression.kind { positions.append(expression.range) }
         }
-        for type in file.allTypes where type.inherits.contains("UIWebView") && file.language.isCFamily {
+        for type in file.allTypes where type.inherits.contains(className) && file.language.isCFamily {
             // Objective-C superclass lists come from the declaration, not a type reference node.
             positions.append(type.nameRange)
         }
