@@ -125,6 +125,9 @@ public struct BufferLengthRule: SourceRule {
     public init() {}
 
     static let unbounded: Set<TaintCheck> = [.upperBounded, .allowlisted, .validated]
+    /// Copies that fill the whole destination from the source (by its size, or to the terminator): a
+    /// source shorter than the destination is read past its end.
+    static let sourceFillingCopies = Set(APIs.memoryCopyC.cFunctions + APIs.stringCopyC.cFunctions)
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
@@ -144,12 +147,12 @@ public struct BufferLengthRule: SourceRule {
                 let length = CodeText.of(flow.arguments[.length], in: file)
                 return (taint, "\(flow.calledName) copies `\(length)` bytes, a length set by \(source.description), into the fixed-size `\(destination)`, and nothing checks \(typeAndLength(taint, file)) first: a longer value writes past `\(destination)`.")
             }
-            guard flow.taints(.length).isEmpty, ["memcpy", "memmove", "__builtin_memcpy", "__builtin_memmove", "strcpy", "strcat"].contains(flow.calledName)
-                || flow.calledName.hasPrefix("copyMemory") else { return nil }
+            guard flow.taints(.length).isEmpty, Self.sourceFillingCopies.contains(flow.calledName)
+                || APIs.rawMemoryCopy.swiftBaseNames.contains(where: flow.calledName.hasPrefix) else { return nil }
             if let taint = flow.taints(.source).first(where: { $0.checks.isDisjoint(with: Self.unbounded.union([.lowerBounded])) }),
                let source = taint.source {
                 let buffer = CodeText.of(flow.arguments[.source], in: file)
-                if flow.calledName == "strcpy" || flow.calledName == "strcat" {
+                if APIs.stringCopyC.cFunctions.contains(flow.calledName) {
                     return (taint, "\(flow.calledName) copies `\(buffer)`, \(source.description), up to its terminating NUL into the fixed-size `\(destination)`, and nothing checks its length first: a longer string writes past `\(destination)`.")
                 }
                 return (taint, "\(flow.calledName) fills the fixed-size `\(destination)` from `\(buffer)`, \(source.description), and nothing checks that the value is at least that long: a shorter value is read past its end.")

@@ -53,13 +53,15 @@ struct DataflowTableTests {
             let entry = "sink \(sink.api)"
             #expect(!sink.kinds.isEmpty, "\(entry) reports no kind of flow")
             #expect(!sink.roles.isEmpty, "\(entry) has no role")
-            if sink.kind != .sensitiveAction && sink.api != "a length check" { checkSpelling(sink.spelling, entry) }
+            if ![.sensitiveAction, .stateChange].contains(sink.kind) && sink.api != "a length check" { checkSpelling(sink.spelling, entry) }
             for name in sink.spelling.objc where !name.contains(":") {
                 // Objective-C spellings without a colon are first selector pieces matched by a label (`getBytes`).
                 #expect(sink.spelling.objc.contains { $0.hasPrefix(name + ":") }, "\(entry): `\(name)`")
             }
-            // Entries told apart by a required label (`load(_:)` and `load(_:mimeType:...)`) may share a spelling.
+            // Entries told apart by a required label (`load(_:)` and `load(_:mimeType:...)`), or by how they are
+            // called (`UIApplication.open(_:)` on a receiver, the C `open` as a free call), may share a spelling.
             let required = (sink.requiredLabels ?? []).sorted().joined(separator: ",")
+                + (sink.receivers.isEmpty ? "" : ",receiver") + (sink.freeFunction ? ",free" : "")
             for name in sink.spelling.names { seen[name + "|" + required, default: 0] += 1 }
         }
         #expect(Set(TaintSinks.all.map(\.kind)) == Set(SinkKind.allCases))
