@@ -6,7 +6,7 @@ import MoatSyntax
 public struct BufferLengthRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-304", slug: "unchecked-buffer-length", title: "Untrusted data copied without a length check",
-        kind: .source, severity: .high, confidence: .high, evidence: .dataflow, cwe: [120, 787, 125],
+        severity: .high, confidence: .high, evidence: .dataflow, cwe: [120, 787, 125],
         masvs: ["MASVS-CODE-4"], mastg: ["MASTG-TEST-0086"],
         rationale: "A field of a CloudKit record, a network message or a peer's data has whatever length the sender chose. Copying it into a fixed-size variable with its own length (`memcpy(&_uuid, data.bytes, data.length)`) writes past the variable; copying the variable's size from a shorter buffer reads past the buffer; reading `count` characters from a buffer whose length was never compared with `count` reads past it. Each is memory corruption an attacker controls.",
         fix: "Before the copy, check that the value has the expected type and exactly the destination's size: `if (![data isKindOfClass:[NSData class]] || data.length != sizeof(_uuid)) return NO;` / `guard let data = record[\"uuid\"] as? Data, data.count == MemoryLayout<uuid_t>.size else { return false }`.",

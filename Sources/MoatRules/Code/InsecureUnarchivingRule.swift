@@ -7,7 +7,7 @@ public struct InsecureUnarchivingRule: SourceRule {
 
     public static let description = RuleDescription(
         id: "MOAT-CODE-001", slug: "insecure-unarchiving", title: "NSKeyedUnarchiver without secure coding",
-        kind: .source, severity: .high, confidence: .high, evidence: .configuration, cwe: [502],
+        severity: .high, confidence: .high, evidence: .configuration, cwe: [502],
         masvs: ["MASVS-CODE-4"], mastg: ["MASTG-TEST-0079"],
         rationale: "`unarchiveObject(with:)`, `unarchiveObject(withFile:)` and `unarchiveTopLevelObjectWithData` decode whatever classes the archive names. An attacker who controls the data (a file, a message, a pasteboard) can instantiate unexpected classes: object substitution, and in the worst case code execution through gadget classes.",
         fix: "Use `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)` or `unarchivedObject(ofClasses:from:)` with the exact classes you expect, and adopt NSSecureCoding in your own classes.",

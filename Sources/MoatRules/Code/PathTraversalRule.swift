@@ -5,7 +5,7 @@ import MoatSyntax
 public struct PathTraversalRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-301", slug: "untrusted-file-name-in-path", title: "Untrusted file name used in a file path",
-        kind: .source, severity: .high, confidence: .high, evidence: .dataflow, cwe: [22, 23],
+        severity: .high, confidence: .high, evidence: .dataflow, cwe: [22, 23],
         masvs: ["MASVS-CODE-4", "MASVS-PLATFORM-1"], mastg: [],
         rationale: "A name that comes from a peer, a URL, a message or a record can contain `../` or be `..` itself. Appended to a local folder, it makes the app write, move or delete files outside that folder (path traversal): overwrite databases or preferences, plant files the app later loads, or delete user data. `lastPathComponent` alone is not enough: the last component of `..` is `..`.",
         fix: "Reduce the name to one component and reject the special ones before building the path: `guard case let name = name.lastPathComponent, !name.isEmpty, name != \".\", name != \"..\" else { return }`. Or standardize the final URL and check that it is still inside the folder: `dest.standardizedFileURL.path.hasPrefix(folder.standardizedFileURL.path + \"/\")`.",

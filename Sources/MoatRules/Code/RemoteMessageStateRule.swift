@@ -7,7 +7,7 @@ import MoatSyntax
 public struct RemoteMessageStateRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-302", slug: "remote-message-state-transition", title: "Remote message changes state without checks",
-        kind: .source, severity: .medium, confidence: .medium, evidence: .dataflow, cwe: [841, 346],
+        severity: .medium, confidence: .medium, evidence: .dataflow, cwe: [841, 346],
         masvs: ["MASVS-CODE-4", "MASVS-PLATFORM-1"], mastg: [],
         rationale: "A message from a peer, a socket or a game match is input, not an event of the app's own state machine. A handler that moves a session forward (sets its state, opens a connection) on the message alone lets a stale, replayed or forged message connect a session that is not being set up, or an uninvited device join it. Apple's session example looks the session up from the message's identifier, checks its current state and checks the sender against the invited peers before changing anything.",
         fix: "Before the transition, in one guard: look the session up by the message's identifier, compare its current state with the state this message is valid in, and check that the sender is one of its peers: `guard let session = sessionsByIdentifier[message.sessionIdentifier], session.state == .inviting, session.invitedFromIdentifiers.contains(fromID) else { return }`.",

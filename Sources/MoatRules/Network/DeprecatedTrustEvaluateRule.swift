@@ -5,7 +5,7 @@ public struct DeprecatedTrustEvaluateRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-202", slug: "deprecated-sectrust-evaluate",
         title: "Deprecated SecTrustEvaluate",
-        kind: .source, severity: .low, confidence: .high, cwe: [295, 477],
+        severity: .low, confidence: .high, cwe: [295, 477],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0067", "MASTG-TEST-0068"],
         rationale: "`SecTrustEvaluate` (deprecated since iOS 13) reports through two channels, an OSStatus and a `SecTrustResultType`, and callers routinely check one and not the other: when the call itself fails, the result variable is never written, and code that ignores the status goes on to read an uninitialized value. `SecTrustEvaluateWithError` returns one Boolean and an error that says why.",
         fix: "Call `SecTrustEvaluateWithError(trust, &error)` and trust the server only when it returns true.",

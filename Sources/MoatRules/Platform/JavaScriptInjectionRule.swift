@@ -12,7 +12,7 @@ public struct JavaScriptInjectionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-211", slug: "javascript-injection",
         title: "JavaScript built from non-literal values",
-        kind: .source, severity: .medium, confidence: .low, cwe: [94, 79],
+        severity: .medium, confidence: .low, cwe: [94, 79],
         masvs: ["MASVS-PLATFORM-2", "MASVS-CODE-4"], mastg: ["MASTG-TEST-0076", "MASTG-TEST-0078"],
         rationale: "Script text assembled from strings (a user name, a push payload, a server field) runs whatever those strings contain: a quote ends the literal and the rest executes in the page, with access to its cookies, storage and native bridges.",
         fix: "Pass values as arguments instead of splicing them into code: `callAsyncJavaScript(\"show(name)\", arguments: [\"name\": name], in: nil, in: .page)`. Where that is not available, encode the value with JSONSerialization and pass it as a JSON literal.",

@@ -13,7 +13,7 @@ public struct SecretFileWithoutProtectionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-204", slug: "secret-file-without-protection",
         title: "Secret written to a file without complete file protection",
-        kind: .source, severity: .medium, confidence: .low, cwe: [312, 922],
+        severity: .medium, confidence: .low, cwe: [312, 922],
         masvs: ["MASVS-STORAGE-1"], mastg: ["MASTG-TEST-0052", "MASTG-TEST-0058"],
         rationale: "Files get the default Data Protection class (Complete Until First User Authentication): after the first unlock they stay decryptable while the device is locked, and files in Documents and Application Support are copied into backups. Tokens, passwords and keys written as JSON, plists or archives are plain text to anyone who reaches the container or a backup.",
         fix: "Keep secrets in the Keychain. If a file is unavoidable, write it with `.completeFileProtection` (Objective-C `NSDataWritingFileProtectionComplete`), encrypt its content with a key held in the Keychain, and exclude it from backup (`isExcludedFromBackup`, which is advisory only).",

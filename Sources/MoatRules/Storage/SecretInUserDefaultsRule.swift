@@ -10,7 +10,7 @@ public struct SecretInUserDefaultsRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-203", slug: "secret-in-user-defaults",
         title: "Secret stored in UserDefaults",
-        kind: .source, severity: .medium, confidence: .low, cwe: [312, 922],
+        severity: .medium, confidence: .low, cwe: [312, 922],
         masvs: ["MASVS-STORAGE-1"], mastg: ["MASTG-TEST-0052", "MASTG-TEST-0058"],
         rationale: "UserDefaults is an unencrypted property list in Library/Preferences. It is copied into backups, readable by anyone with file access to the container (a jailbroken device, a forensic image, a backup), and shared with extensions for suite defaults. Tokens, passwords and keys stored there outlive logout and leave the device.",
         fix: "Store secrets in the Keychain (`SecItemAdd` with a `…ThisDeviceOnly` accessibility class); keep only non-sensitive preferences in UserDefaults and remove the old value on upgrade.",
