@@ -2,8 +2,10 @@ import MoatCore
 import MoatSyntax
 
 /// A Core Data store added without `NSPersistentStoreFileProtectionKey`: `addPersistentStore` whose
-/// options are nil or a dictionary without the key, and `NSPersistentStoreDescription`s in a file that never
-/// sets the option. In-memory stores and options that cannot be followed stay quiet. Low severity: without
+/// options are nil or a dictionary without the key, `NSPersistentStoreDescription`s in a file that never
+/// sets the option, and `NSPersistentContainer`/`NSPersistentCloudKitContainer` stores loaded with their
+/// default descriptions (`loadPersistentStores` in a file that neither sets the option nor makes or assigns
+/// descriptions). In-memory stores and options that cannot be followed stay quiet. Low severity: without
 /// the key the store gets the app's default class (Complete Until First User Authentication unless the
 /// Data Protection entitlement raises it).
 public struct CoreDataFileProtectionRule: SourceRule {
@@ -53,6 +55,32 @@ public struct CoreDataFileProtectionRule: SourceRule {
                 return description
             }
             """, note: "An in-memory store has no file to protect."),
+            .triggering("CoreDataStack.swift", """
+            final class CoreDataStack {
+                lazy var container: NSPersistentContainer = {
+                    let container = NSPersistentCloudKitContainer(name: "Model")
+                    ↓container.loadPersistentStores { _, error in
+                        if let error { fatalError("\\(error)") }
+                    }
+                    return container
+                }()
+            }
+            """, note: "A container's default store description has no file protection option: the store gets the default class. MOAT-STOR-209 reports it instead, at medium, when the model holds secret-named attributes."),
+            .nonTriggering("CoreDataStack.swift", """
+            final class CoreDataStack {
+                lazy var container: NSPersistentContainer = {
+                    let container = NSPersistentContainer(name: "Model")
+                    container.persistentStoreDescriptions.first?.setOption(FileProtectionType.complete as NSObject,
+                                                                          forKey: NSPersistentStoreFileProtectionKey)
+                    container.loadPersistentStores { _, _ in }
+                    return container
+                }()
+                func configure(_ other: NSPersistentContainer, _ descriptions: [NSPersistentStoreDescription]) {
+                    other.persistentStoreDescriptions = descriptions
+                    other.loadPersistentStores { _, _ in }
+                }
+            }
+            """, note: "Protection set on the default description, or descriptions made elsewhere (judged where they are made)."),
             .nonTriggering("Persistence.m", """
             - (void)addStoreAtURL:(NSURL *)url {
                 NSError *error = nil;
@@ -65,7 +93,8 @@ public struct CoreDataFileProtectionRule: SourceRule {
     public init() {}
 
     /// The calls it judges: adding a store (both languages) and store descriptions.
-    static let requiredNames: Set<String> = ["addPersistentStoreWithType", "addPersistentStore", "NSPersistentStoreDescription"]
+    static let requiredNames: Set<String> = ["addPersistentStoreWithType", "addPersistentStore", "NSPersistentStoreDescription",
+                                             "loadPersistentStores", "loadPersistentStoresWithCompletionHandler"]
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
@@ -74,6 +103,9 @@ public struct CoreDataFileProtectionRule: SourceRule {
         file.forEachExpression { expression, _ in
             if case .identifier("NSPersistentStoreFileProtectionKey") = expression.kind { fileSetsProtection = true }
         }
+        // Store descriptions made or assigned in this file: a container's loaded stores are judged there.
+        let describesStores = unit.names.contains("NSPersistentStoreDescription")
+            || !file.propertyWrites(named: ["persistentStoreDescriptions"]).isEmpty
         let cache = LocalValuesCache(file: file)
         // Descriptions made in-memory (`description.type = NSInMemoryStoreType`): no file to protect.
         var inMemoryDescriptions = Set<ObjectIdentifier>()
@@ -83,6 +115,12 @@ public struct CoreDataFileProtectionRule: SourceRule {
         }
         file.forEachExpression { expression, context in
             guard case .call(let callee, let arguments, let isMessageSend) = expression.kind, let name = callee.name else { return }
+            if isMessageSend ? name == "loadPersistentStoresWithCompletionHandler:" : name == "loadPersistentStores" {
+                if !fileSetsProtection, !describesStores {
+                    report(expression, "`loadPersistentStores` loads the container's default store description, which has no `NSPersistentStoreFileProtectionKey`", file, &sink)
+                }
+                return
+            }
             let isAdd = isMessageSend ? name == "addPersistentStoreWithType:configuration:URL:options:error:"
                 : name == "addPersistentStore" && arguments.contains { $0.label == "ofType" || $0.label == "type" }
             if isAdd {
