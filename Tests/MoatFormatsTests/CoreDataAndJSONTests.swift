@@ -84,11 +84,27 @@ struct JSONDocumentReaderTests {
         #expect(document.root["list"]?.array?.last?["k"]?.keyPath == "list[1].k")
     }
 
+    @Test func commentsAndTrailingCommasAreRead() throws {
+        let text = """
+        {
+          // the endpoint
+          "a": [1, 2,],
+          /* a secret
+             on two lines */
+          "b": {"c": "d",},
+        }
+        """
+        let document = try JSONDocumentReader.parse(data: Data(text.utf8), path: "c.json")
+        #expect(document.root["a"]?.array?.count == 2)
+        #expect(document.root["b"]?["c"]?.string == "d" && document.root["b"]?["c"]?.line == 6)
+    }
+
     @Test func malformedJSONIsRefusedWithTheLine() {
         let cases: [(String, String)] = [
             ("", "empty JSON file"),
-            ("{\"a\": 1,}", "line 1: expected a key in quotes"),
-            ("{\n// comment\n}", "line 2"),
+            ("{\"a\": 1,,}", "line 1: expected a key in quotes"),
+            ("{\n\"a\": 1\n\"b\": 2}", "line 3: expected ',' or '}'"),
+            ("[,]", "unexpected character ','"),
             ("[1, 2", "unexpected end of file"),
             ("{\"a\": \"\\x\"}", "invalid escape"),
             ("{} {}", "unexpected text after the JSON value"),

@@ -36,7 +36,7 @@ struct StaticDataTests {
             "App/Broken.xcdatamodeld/Broken.xcdatamodel/contents": "<model><entity name=\"A\">",
             "App/Model.xcdatamodeld/Model.xcdatamodel/contents": Self.model,
             "App/Store.swift": Self.stack,
-            "App/broken.json": "{\"a\": 1,}",
+            "App/broken.json": "{\"a\": }",
         ])
         defer { tree.remove() }
         let result = try tree.scan()
@@ -69,6 +69,17 @@ struct StaticDataTests {
         ])
         defer { other.remove() }
         #expect(try other.scan().findings.map(\.ruleId) == ["MOAT-STOR-202"])
+    }
+
+    @Test func onlyTheLatestModelVersionIsJudged() throws {
+        let tree = try TemporaryTree([
+            "App/Model.xcdatamodeld/Model.xcdatamodel/contents": Self.model,
+            "App/Model.xcdatamodeld/Model 2.xcdatamodel/contents": Self.model,
+            "App/Model.xcdatamodeld/Model 10.xcdatamodel/contents": Self.model,
+            "App/Store.swift": Self.stack,
+        ])
+        defer { tree.remove() }
+        #expect(try tree.scan().findings.map(\.location.path) == ["App/Model.xcdatamodeld/Model 10.xcdatamodel/contents"])
     }
 
     @Test func secretsInNonShippingResourcesAreMarked() throws {

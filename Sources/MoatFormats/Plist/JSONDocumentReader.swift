@@ -1,8 +1,9 @@
 import Foundation
 
 /// Reads a JSON file (a configuration bundled as a resource) into the same `PlistNode` tree as property
-/// lists, with the line of every key, so resource rules read JSON and plists alike. Strict RFC 8259 JSON:
-/// comments, trailing commas and other extensions are errors naming the line. Bounded: at most
+/// lists, with the line of every key, so resource rules read JSON and plists alike. RFC 8259 JSON plus the
+/// two extensions hand-written configuration files use (and `JSONSerialization`'s JSON5 mode reads):
+/// `//` and `/* */` comments and trailing commas; anything else is an error naming the line. Bounded: at most
 /// `PropertyListParser.maximumDepth` levels of nesting. `null` values are left out of the tree (objects
 /// and arrays keep their other members; array indexes count only the kept elements).
 public enum JSONDocumentReader {
@@ -35,11 +36,22 @@ public enum JSONDocumentReader {
             PropertyListError("malformed JSON at line \(line): \(message)")
         }
 
+        /// Skips whitespace and comments (an unterminated `/*` comment runs to the end, where the value is
+        /// then missing).
         mutating func skipWhitespace() {
             while index < bytes.count {
                 switch bytes[index] {
                 case 0x0A: line += 1; index += 1
                 case 0x20, 0x09, 0x0D: index += 1
+                case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/"):
+                    while index < bytes.count, bytes[index] != 0x0A { index += 1 }
+                case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
+                    index += 2
+                    while index < bytes.count, !(bytes[index] == UInt8(ascii: "*") && index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/")) {
+                        if bytes[index] == 0x0A { line += 1 }
+                        index += 1
+                    }
+                    index = min(index + 2, bytes.count)
                 default: return
                 }
             }
@@ -72,6 +84,8 @@ public enum JSONDocumentReader {
                 }
                 while true {
                     skipWhitespace()
+                    // A trailing comma before the closing brace.
+                    if index < bytes.count, bytes[index] == UInt8(ascii: "}"), !entries.isEmpty { index += 1; break }
                     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
                     let keyLine = line
                     let key = try string()
@@ -95,8 +109,12 @@ public enum JSONDocumentReader {
                     index += 1
                     return PlistNode(value: .array([]), keyPath: keyPath, line: valueLine)
                 }
+                var sawElement = false
                 while true {
                     skipWhitespace()
+                    // A trailing comma before the closing bracket.
+                    if index < bytes.count, bytes[index] == UInt8(ascii: "]"), sawElement { index += 1; break }
+                    sawElement = true
                     let elementLine = line
                     if let element = try value(keyPath: keyPath + "[\(elements.count)]", line: elementLine, depth: depth + 1) {
                         elements.append(element)

@@ -104,8 +104,14 @@ public struct CoreDataFileProtectionRule: SourceRule {
             if case .identifier("NSPersistentStoreFileProtectionKey") = expression.kind { fileSetsProtection = true }
         }
         // Store descriptions made or assigned in this file: a container's loaded stores are judged there.
-        let describesStores = unit.names.contains("NSPersistentStoreDescription")
-            || !file.propertyWrites(named: ["persistentStoreDescriptions"]).isEmpty
+        var describesStores = !file.propertyWrites(named: ["persistentStoreDescriptions"]).isEmpty
+            || file.typeReferences.contains { $0.name == "NSPersistentStoreDescription" }
+        file.forEachExpression { expression, _ in
+            switch expression.kind {
+            case .identifier("NSPersistentStoreDescription"), .typeValue("NSPersistentStoreDescription"): describesStores = true
+            default: break
+            }
+        }
         let cache = LocalValuesCache(file: file)
         // Descriptions made in-memory (`description.type = NSInMemoryStoreType`): no file to protect.
         var inMemoryDescriptions = Set<ObjectIdentifier>()

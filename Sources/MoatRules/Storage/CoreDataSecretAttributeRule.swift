@@ -132,7 +132,7 @@ public struct CoreDataSecretAttributeRule: AppRule {
     static let protectiveDefaults: Set<String> = ["NSFileProtectionComplete", "NSFileProtectionCompleteUnlessOpen"]
 
     public func check(_ app: AppModel, _ sink: inout FindingSink) {
-        for model in app.coreDataModels.sorted(by: { $0.path < $1.path }) {
+        for model in Self.currentVersions(app.coreDataModels) {
             let secrets = model.entities.map { entity in (entity, entity.attributes.filter(SensitiveAttributeNames.holdsSecret)) }
                 .filter { !$0.1.isEmpty }
             guard !secrets.isEmpty, let context = app.context(of: app.bundling(of: model.bundlePath)) else { continue }
@@ -151,6 +151,42 @@ public struct CoreDataSecretAttributeRule: AppRule {
                             related: related, evidence: model.line(first.line))
             }
         }
+    }
+
+    /// One model per `.xcdatamodeld` bundle: its latest version (`Model 12` after `Model 9`), the one a new
+    /// store is created with; older versions only describe stores being migrated.
+    static func currentVersions(_ models: [CoreDataModel]) -> [CoreDataModel] {
+        var latest: [String: CoreDataModel] = [:]
+        for model in models {
+            if let known = latest[model.bundlePath], !naturallyBefore(versionName(known), versionName(model)) { continue }
+            latest[model.bundlePath] = model
+        }
+        return latest.values.sorted { $0.path < $1.path }
+    }
+
+    /// `Model 2` for `…/Model.xcdatamodeld/Model 2.xcdatamodel/contents`.
+    static func versionName(_ model: CoreDataModel) -> String {
+        let components = model.path.split(separator: "/")
+        guard components.count >= 2 else { return model.path }
+        let folder = components[components.count - 2]
+        return String(folder.hasSuffix(".xcdatamodel") ? folder.dropLast(".xcdatamodel".count) : folder)
+    }
+
+    /// Whether `left` sorts before `right` with runs of digits compared as numbers.
+    static func naturallyBefore(_ left: String, _ right: String) -> Bool {
+        func runs(_ text: String) -> [(isNumber: Bool, text: String)] {
+            var result: [(Bool, String)] = []
+            for character in text {
+                let isDigit = character.isASCII && character.isNumber
+                if let last = result.last, last.0 == isDigit { result[result.count - 1].1.append(character) } else { result.append((isDigit, String(character))) }
+            }
+            return result
+        }
+        for (a, b) in zip(runs(left), runs(right)) where a.text != b.text {
+            if a.isNumber, b.isNumber, let x = Int(a.text.prefix(18)), let y = Int(b.text.prefix(18)), x != y { return x < y }
+            return a.text < b.text
+        }
+        return left.count < right.count
     }
 
     /// A place where shipping code opens a persistent store.

@@ -875,6 +875,17 @@ moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" 
 // from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
 moatHookFunction({ label: "SecItemUpdate", name: "SecItemUpdate", decoder: "keychain" });
 
+// ==== Pasteboard ====
+
+// from surface: Pasteboard "com.example.leakybank.wallet" at LeakyBank/Wallet/WalletShare.swift:5
+moatHookMethod({ label: "UIPasteboard +pasteboardWithName:create:", className: "UIPasteboard", swift: false, selector: "pasteboardWithName:create:", classMethod: true });
+
+// from surface: Pasteboard UIPasteboard.string at LeakyBank/Wallet/WalletShare.swift:8
+moatHookMethod({ label: "UIPasteboard -setString:", className: "UIPasteboard", swift: false, selector: "setString:", classMethod: false });
+
+// from surface: Pasteboard UIPasteboard.string at LeakyBank/Wallet/WalletShare.swift:8
+moatHookMethod({ label: "UIPasteboard -string", className: "UIPasteboard", swift: false, selector: "string", classMethod: false });
+
 // ==== File imports ====
 
 // from code: session(_:didFinishReceivingResourceWithName:fromPeer:at:withError:) at LeakyBank/Nearby/BillSplitSession.swift:52
@@ -991,4 +1002,4 @@ moatHookMethod({ label: "StatementImporter -session:didReceiveData:fromPeer:", c
 // note: Swift class: its runtime name is module-qualified (`Module.StatementImporter`, `_TtC…`) and the module is not known statically; hooks.js tries `LeakyBank` and then searches the app's classes.
 moatHookMethod({ label: "StatementImporter -session:didReceiveStream:withName:fromPeer:", className: "StatementImporter", swift: true, selector: "session:didReceiveStream:withName:fromPeer:", classMethod: false });
 
-moatLog('[moat] ' + "57 hooks requested by hooks.js");
+moatLog('[moat] ' + "60 hooks requested by hooks.js");
