@@ -85,9 +85,11 @@ public struct Discovery {
                                                 "firebase.json", ".prettierrc.json", "app.json", "bower.json"]
 
     /// A JSON file that may be a bundled resource (read as a property-list-like tree for the resource
-    /// rules): not an asset catalog's `Contents.json`, not in a hidden folder (`.github`, `.vscode`,
+    /// rules): not in test, mock or fixture folders (`ShippingScope`), not an asset catalog's `Contents.json`, not in a hidden folder (`.github`, `.vscode`,
     /// `.swiftpm`), not a tooling file.
     static func isResourceJSON(_ path: String) -> Bool {
+        // Test, mock and fixture data (API responses by the hundred) is never bundled into the app.
+        guard ShippingScope.reason(forPath: path) == nil else { return false }
         let components = path.split(separator: "/")
         guard let name = components.last, !toolingJSONNames.contains(name.lowercased()) else { return false }
         return !components.dropLast().contains { component in

@@ -82,13 +82,18 @@ struct StaticDataTests {
         #expect(try tree.scan().findings.map(\.location.path) == ["App/Model.xcdatamodeld/Model 10.xcdatamodel/contents"])
     }
 
-    @Test func secretsInNonShippingResourcesAreMarked() throws {
+    @Test func resourcesInNonShippingFoldersAreNotRead() throws {
+        let secret = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict><key>ClientSecret</key><string>9f8e7d6c5b4a39281716f5e4d3c2b1a0</string></dict></plist>"
         let tree = try TemporaryTree([
             "App/Info.plist": "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict><key>CFBundlePackageType</key><string>APPL</string></dict></plist>",
-            "App/Mocks/secrets.json": "{\"client_secret\": \"9f8e7d6c5b4a39281716f5e4d3c2b1a0\"}",
+            "App/Mocks/secrets.json": "{\"client_secret\": \"9f8e7d6c5b4a39281716f5e4d3c2b1a0\"",
+            "App/Fixtures/secrets.plist": secret,
+            "App/Secrets.plist": secret,
         ])
         defer { tree.remove() }
-        let findings = try tree.scan().findings.filter { $0.ruleId == "MOAT-CRYP-203" }
-        #expect(findings.map(\.nonShippingReason) == [.mock])
+        let result = try tree.scan()
+        // The malformed mock JSON is not even read; the fixture plist is read but not judged.
+        #expect(result.errors.isEmpty)
+        #expect(result.findings.filter { $0.ruleId == "MOAT-CRYP-203" }.map(\.location.path) == ["App/Secrets.plist"])
     }
 }

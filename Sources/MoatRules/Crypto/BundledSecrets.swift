@@ -8,8 +8,8 @@ import MoatFormats
 /// MOAT-CRYP-203. One value, one finding: the format rule takes what it recognizes, the name rule the rest.
 ///
 /// Only files a shipping target copies into its bundle count (or, without an Xcode project referencing
-/// them, files of a loose app's folder); test, mock and fixture folders are marked non-shipping as
-/// everywhere. Quiet: publishable client keys (`KnownCredential.publishable`: the `AIza…` `API_KEY` of
+/// them, files of a loose app's folder), never files in test, mock, fixture or preview folders
+/// (`ShippingScope`). Quiet: publishable client keys (`KnownCredential.publishable`: the `AIza…` `API_KEY` of
 /// `GoogleService-Info.plist` is meant to ship, restricted in the Firebase console), client identifiers
 /// vendors document for Info.plist (`FacebookClientToken`, `AppLovinSdkKey`), placeholders and build-setting
 /// references (`$(API_KEY)`), URLs, sentences and key names (`SecretNaming.looksLikeSecretValue`).
@@ -32,7 +32,8 @@ public enum BundledSecrets {
 
     public static func candidates(in app: AppModel) -> [Candidate] {
         var result: [Candidate] = []
-        for document in app.plists where [.infoPlist, .other].contains(document.kind) && !document.isFromBuiltApp {
+        for document in app.plists where [.infoPlist, .other].contains(document.kind) && !document.isFromBuiltApp
+            && ShippingScope.reason(forPath: document.path) == nil {
             guard app.context(of: app.bundling(of: document.path)) != nil else { continue }
             visit(document.root, key: nil, in: document, into: &result)
         }
