@@ -75,12 +75,14 @@ public struct CoreDataFileProtectionRule: SourceRule {
                     container.loadPersistentStores { _, _ in }
                     return container
                 }()
-                func configure(_ other: NSPersistentContainer, _ descriptions: [NSPersistentStoreDescription]) {
-                    other.persistentStoreDescriptions = descriptions
-                    other.loadPersistentStores { _, _ in }
-                }
             }
-            """, note: "Protection set on the default description, or descriptions made elsewhere (judged where they are made)."),
+            """, note: "Protection set on the container's default description."),
+            .nonTriggering("SharedStack.swift", """
+            func load(_ container: NSPersistentContainer, _ descriptions: [NSPersistentStoreDescription]) {
+                container.persistentStoreDescriptions = descriptions
+                container.loadPersistentStores { _, _ in }
+            }
+            """, note: "Descriptions made elsewhere are judged where they are made."),
             .nonTriggering("Persistence.m", """
             - (void)addStoreAtURL:(NSURL *)url {
                 NSError *error = nil;
