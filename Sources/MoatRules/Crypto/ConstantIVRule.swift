@@ -81,7 +81,7 @@ public struct ConstantIVRule: SourceRule {
         for site in CryptoConstantSites.sites(in: unit) where !site.role.isSecret {
             let why = site.role == .salt
                 ? "the same salt for every password lets one precomputed dictionary attack them all. Generate a random salt per password and store it with the result."
-                : "an \(site.role == .iv ? "IV" : "nonce") must differ for every message under one key. Generate a fresh one for each encryption (`SecRandomCopyBytes`, `AES.GCM.Nonce()`)."
+                : "\(site.role == .iv ? "an IV" : "a nonce") must differ for every message under one key. Generate a fresh one for each encryption (`SecRandomCopyBytes`, `AES.GCM.Nonce()`)."
             let message = site.external == nil
                 ? "A literal is used as the \(site.role.rawValue) of `\(site.api)`: \(why)"
                 : "The \(site.role.rawValue) of `\(site.api)` is a literal written in \(site.external!.location.shortDescription): \(why)"

@@ -105,7 +105,7 @@ public final class ConstantResolver {
             if let function = context.function, changedInPlace(in: function).contains(name) {
                 return result.append(Origin(value: current, context: context, steps: steps))
             }
-            if let value = local.value(of: name, before: current.range.start.offset) {
+            if let value = local.boundValue(of: name, before: current.range.start.offset) {
                 return next(value, context, "`\(name)` is set here", at: value.range)
             }
             if local.isParameter(name), let function = context.function {
