@@ -11,7 +11,7 @@ struct ConstantResolverTests {
     static func origins(_ source: String, call: String, argument: Int = 0, name: String = "Test.swift") -> (texts: [String], steps: [[Int]], unit: SourceUnit) {
         let file = DataflowTestSupport.parse(source, name: name)
         let unit = SourceUnit(code: file)
-        var found: (Expression, WalkContext)?
+        var found: (MoatSyntax.Expression, WalkContext)?
         file.forEachExpression { expression, context in
             guard found == nil, case .call(let callee, let arguments, _) = expression.kind, callee.name == call, argument < arguments.count else { return }
             found = (arguments[argument].value, context)
@@ -19,7 +19,7 @@ struct ConstantResolverTests {
         guard let (value, context) = found else { return ([], [], unit) }
         let origins = unit.constants.origins(of: value, in: context)
         return (origins.map { $0.value.map { file.text($0.range) } ?? "external \($0.external?.name ?? "?")" },
-                origins.map { $0.steps.map(\.location.line) }, unit)
+                origins.map { origin in origin.steps.map { $0.location.line } }, unit)
     }
 
     @Test func followsLocalsStaticLetsReturnsAndParameters() {
@@ -83,12 +83,12 @@ struct ConstantResolverTests {
         """, call: "set")
         #expect(use.texts == ["NetworkPolicy.oldestTLS"])
         let unit = use.unit
-        for argument in unit.code.allExpressions.compactMap({ expression -> [Argument]? in
-            guard case .call(let callee, let arguments, _) = expression.kind, callee.name == "set" else { return nil }
-            return arguments
-        }).flatMap({ $0 }) {
-            _ = unit.constants.origins(of: argument.value, in: WalkContext())
+        var arguments: [Argument] = []
+        unit.code.forEachExpression { expression, _ in
+            guard case .call(let callee, let list, _) = expression.kind, callee.name == "set" else { return }
+            arguments += list
         }
+        for argument in arguments { _ = unit.constants.origins(of: argument.value, in: WalkContext()) }
         // `Data()` is an initializer, not a constant: no query.
         #expect(unit.constants.queries == ["NetworkPolicy.oldestTLS", "Keys.database", "legacyVersion"])
         let facts = try #require(unit.factsForOtherFiles)
