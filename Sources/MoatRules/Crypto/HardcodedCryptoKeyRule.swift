@@ -2,12 +2,15 @@ import MoatCore
 import MoatSyntax
 
 /// A string or byte-array literal that becomes a key, password or stored secret in a crypto or keychain
-/// API, followed through locals and conversions (`.data(using:)`, `Data(s.utf8)`, `Array(s.utf8)`,
-/// `Data(base64Encoded:)`, `[s UTF8String]`, `[s dataUsingEncoding:]`): CryptoKit `SymmetricKey(data:)`,
-/// CommonCrypto `CCCrypt` / `CCCryptorCreate` (key), `CCHmac` (key), `CCKeyDerivationPBKDF` (password),
-/// CryptoSwift `AES`/`ChaCha20`/`Blowfish`/`HMAC` (`key:`) and `PBKDF2` (`password:`), RNCryptor
-/// (`withPassword:` / `password:`), and keychain dictionaries whose `kSecValueData` is a literal.
-/// Placeholders and empty strings are skipped. Reported at the literal, with the value redacted.
+/// API (`CryptoConstantSites`): CryptoKit `SymmetricKey(data:)`, CommonCrypto `CCCrypt` / `CCCryptorCreate`
+/// / `CCCryptorCreateWithMode` (key), `CCHmac` (key), `CCKeyDerivationPBKDF` (password), CryptoSwift
+/// `AES`/`ChaCha20`/`Blowfish`/`HMAC` (`key:`) and `PBKDF2` (`password:`), RNCryptor (`withPassword:` /
+/// `password:`), Realm's `encryptionKey`, `SecKeyCreateWithData` for private or symmetric keys, and
+/// keychain dictionaries whose `kSecValueData` is a literal. The literal is followed through byte
+/// conversions (`.data(using:)`, `Data(s.utf8)`, `Array(s.utf8)`, `Data(base64Encoded:)`, `[s UTF8String]`)
+/// and names (locals, globals, `let`/`static let` properties, returns, parameters, constants of other
+/// files: `ConstantResolver`). Placeholders and empty strings are skipped. Reported at the literal (with
+/// the use as related location), or at the use when the literal is in another file; the value redacted.
 public struct HardcodedCryptoKeyRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CRYP-202", slug: "hardcoded-crypto-key",

@@ -3,7 +3,9 @@ import MoatSyntax
 
 /// A TLS minimum (or maximum) protocol version below TLS 1.2 set in code: `tlsMinimumSupportedProtocol`,
 /// `tlsMinimumSupportedProtocolVersion`, `sec_protocol_options_set_tls_min_version`,
-/// `sec_protocol_options_set_min_tls_protocol_version`, and the maximum counterparts.
+/// `sec_protocol_options_set_min_tls_protocol_version`, and the maximum counterparts; the version written
+/// there or kept in a constant (a local, a global, a `static let`, a function's return, a parameter, a
+/// constant of another file: `ConstantResolver`), reported at the assignment with the way to the constant.
 public struct WeakTLSVersionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-208", slug: "tls-version-below-1-2",
@@ -43,6 +45,8 @@ public struct WeakTLSVersionRule: SourceRule {
                 ↓configuration.tlsMinimumSupportedProtocolVersion = TLSSettings.minimum
                 ↓configuration.tlsMinimumSupportedProtocol = legacyProtocol()
                 ↓configuration.tlsMaximumSupportedProtocol = maximum
+                let options = NWProtocolTLS.Options()
+                ↓sec_protocol_options_set_min_tls_protocol_version(options.securityProtocolOptions, TLSSettings.minimum)
                 return URLSession(configuration: configuration)
             }
             let legacy = makeSession(maximum: .tlsProtocol11)
