@@ -155,7 +155,7 @@ struct FileAnalysis: Sendable {
                 outcome.errors.append(ScanError(path: file.path, message: "analysis exceeded the \(Int(budget))-second budget for one file; rules not run after \(overran)"))
             }
             let source = FileOutcome.SourcePayload(summary: SourceSummary(file: code), suppressions: SuppressionDirective.directives(in: code),
-                                                   facts: unit.factsIfAnalyzed.map(StoredFacts.init), context: context)
+                                                   facts: unit.factsForOtherFiles.map(StoredFacts.init), context: context)
             outcome.payload = .source(source)
             if let key {
                 cache?.store(ResultCache.Entry(findings: outcome.findings, summary: source.summary, suppressions: source.suppressions,

@@ -86,7 +86,7 @@ public struct HardcodedSecretRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        let handledElsewhere = Set(HardcodedCryptoKeyRule.sites(in: file).map { ObjectIdentifier($0.literal) })
+        let handledElsewhere = HardcodedCryptoKeyRule.literals(in: unit)
         var reported = Set<ObjectIdentifier>()
         func consider(_ literal: Expression, named name: String, how: String) {
             let bare = literal.strippedOfCasts
