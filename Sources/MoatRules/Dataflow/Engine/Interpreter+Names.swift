@@ -73,7 +73,7 @@ extension FunctionInterpreter {
     /// A source for a value named as sensitive data, read at `range`.
     func nameTaint(_ name: String, kind: SensitiveDataKind, at range: SourceRange) -> Taint {
         let source = SensitiveSources.nameSource
-        let hit = SourceHit(kind: source.kind, description: "`\(name)`, named as \(kind.phrase)", range: range,
+        let hit = SourceHit(kind: source.kind, description: "`\(name)` (named as \(kind.phrase))", range: range,
                             confidence: source.confidence)
         return Taint(origin: .source(hit))
     }
