@@ -101,7 +101,7 @@ public struct SecretFileWithoutProtectionRule: SourceRule {
             if let write, [write.options, write.attributes].compactMap({ $0 }).contains(where: { values.reachable(from: $0).contains(where: FileProtection.isNone) }) {
                 continue
             }
-            if FileProtection.mentionsComplete(in: file.statements(of: context)) { complete = true }
+            if Self.mentionsComplete(in: file.statements(of: context), besides: flow.range) { complete = true }
             let destination = write?.destination ?? flow.arguments[.path]
             let location = destination.flatMap { FileLocations.locate($0, values) }
             let backedUp = (location?.base.isBackedUp ?? false) && !excludesFromBackup
@@ -119,6 +119,38 @@ public struct SecretFileWithoutProtectionRule: SourceRule {
             }
             SensitiveFlows.report(message, flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
         }
+    }
+}
+
+extension SecretFileWithoutProtectionRule {
+    /// Whether the function asks for complete protection other than in the options of another write
+    /// (`setAttributes`, `setResourceValue`, an attributes dictionary, or this write's own options).
+    static func mentionsComplete(in statements: [Statement], besides write: SourceRange) -> Bool {
+        let block = Block(statements: statements, range: SourceRange(start: SourcePosition(line: 1, column: 1, offset: 0),
+                                                                     end: SourcePosition(line: 1, column: 1, offset: 0)))
+        var others: [SourceRange] = []
+        block.walk { node, _ in
+            guard case .expression(let expression) = node, expression.range != write, let other = FileWrite.from(expression) else { return }
+            others += [other.options, other.attributes].compactMap { $0?.range }
+        }
+        var found = false
+        block.walk { node, _ in
+            guard !found, case .expression(let expression) = node,
+                  !others.contains(where: { $0.start.offset <= expression.range.start.offset && expression.range.end.offset <= $0.end.offset })
+            else { return }
+            switch expression.kind {
+            case .member(_, let name) where name == "complete" || name == "completeUnlessOpen":
+                // `.complete` alone is too common; require a protection type nearby.
+                found = expression.nameChain.contains { $0 == "FileProtectionType" || $0 == "URLFileProtection" }
+            case .identifier, .member:
+                found = FileProtection.isComplete(expression)
+            case .dictionaryLiteral(let pairs):
+                found = pairs.contains { FileProtection.keyNames.contains(DictionaryEntries.keyName($0.key) ?? "") && FileProtection.isComplete($0.value) }
+            default:
+                break
+            }
+        }
+        return found
     }
 }
 

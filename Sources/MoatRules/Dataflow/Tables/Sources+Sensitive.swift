@@ -185,7 +185,7 @@ enum SensitiveSources {
                                     "SSKeychain", "UICKeyChainStore", "Valet", "valet", "A0SimpleKeychain", "SimpleKeychain", "Locksmith"]
 
     static let entries: [TaintSource] = [
-        TaintSource(kind: .keychain, description: "an item read from the Keychain by SecItemCopyMatching",
+        TaintSource(kind: .keychain, description: "an item read from the Keychain",
                     pattern: .outArgument(functions: APISpelling(c: ["SecItemCopyMatching"]), index: 1)),
         TaintSource(kind: .keychain, description: "a value read from the Keychain",
                     pattern: .call(names: APISpelling(swift: ["get", "getString", "getData", "string", "data", "password", "passwordData",
