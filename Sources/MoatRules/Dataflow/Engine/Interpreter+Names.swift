@@ -97,8 +97,10 @@ extension FunctionInterpreter {
     /// The sensitive source a member read is: a property named as a secret (not a static member of a type:
     /// `Keys.password` is a key name), the text of a secure field or of a field named for a secret.
     func memberNameTaint(_ base: Expression, _ name: String, at range: SourceRange, _ state: InterpreterState) -> Taint? {
-        if let root = base.nameChain.last, let first = root.first, first.isUppercase, base.rootName == nil || base.accessPath == root
-            || base.nameChain.allSatisfy({ $0.first?.isUppercase == true }) {
+        // A static member of a type (`Keys.password`, `Errors.codes.wrongCredentials`) is a constant, a key
+        // name or an enum case; a singleton's property (`Session.shared.token`) is a value.
+        let chain = base.nameChain
+        if let root = chain.first, root.first?.isUppercase == true, !chain.dropFirst().contains(where: SensitiveSources.singletonNames.contains) {
             return nil
         }
         if SensitiveSources.secureTextMembers.contains(name), let path = base.accessPath {

@@ -68,6 +68,8 @@ public enum SensitiveNaming {
         "is", "has", "have", "should", "did", "will", "can", "was", "show", "shows", "needs", "need", "enable", "enabled", "use",
         "uses", "remember", "allow", "allows", "require", "requires", "validate", "check", "min", "max", "num", "toggle", "hide",
         "hidden", "forgot", "forgotten", "supports", "wants", "must",
+        // Error conditions and enum cases (`wrongCredentials`, `invalidPassword`, `missingToken`).
+        "wrong", "invalid", "missing", "expired", "bad", "incorrect", "empty", "unknown", "no", "without", "on",
     ]
     /// Words anywhere in a name that say the value is no longer the secret in clear.
     static let protectedWords: Set<String> = [
@@ -212,6 +214,8 @@ enum SensitiveSources {
     static let secureFieldTextLabel = "text"
     /// How code spells true (`isSecureTextEntry = true`, `secureTextEntry = YES`).
     static let trueNames: Set<String> = ["true", "YES"]
+    /// Members that give a type's shared instance: `Session.shared.token` is a value, `Keys.token` a constant.
+    static let singletonNames: Set<String> = ["shared", "sharedInstance", "default", "standard", "current", "instance", "main"]
     /// The receiver that is the object itself.
     static let selfName = "self"
 
