@@ -5,12 +5,12 @@ import MoatCore
 // more than the rest of storing an entry) are not used. Reading is bounds-checked: a truncated or
 // corrupt form gives nil, never a crash.
 //
-// Layout: "MDF1", the index (the names the linker needs for every file), then the rest of the facts.
+// Layout: "MDF2", the index (the names the linker needs for every file), then the rest of the facts.
 // Integers are LEB128 (zigzag for signed values), strings are a length and UTF-8 bytes, lists a count and
 // their elements, optionals a 0/1 byte then the value.
 
 public enum FactsCoding {
-    static let magic: [UInt8] = Array("MDF1".utf8)
+    static let magic: [UInt8] = Array("MDF2".utf8)
 
     public static func encode(_ facts: DataflowFacts) -> [UInt8] {
         var writer = FactsWriter()
@@ -114,6 +114,7 @@ struct FactsWriter {
         signature(value.signature)
         location(value.location)
         optional(value.returns) { $0.list($1) { $0.taint($1) } }
+        list(value.validatesParameters) { $0.int($1) }
     }
 
     mutating func outgoing(_ value: OutgoingCall) {
@@ -254,7 +255,8 @@ struct FactsReader {
 
     mutating func function() throws -> ExportedFunction {
         ExportedFunction(signature: try signature(), location: try location(),
-                         returns: try optional { try $0.list { try $0.taint() } })
+                         returns: try optional { try $0.list { try $0.taint() } },
+                         validatesParameters: try list { try $0.int() })
     }
 
     mutating func outgoing() throws -> OutgoingCall {

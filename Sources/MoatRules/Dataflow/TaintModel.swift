@@ -73,6 +73,9 @@ public enum TaintCheck: String, Sendable, Hashable, CaseIterable {
     case protocolChecked
     /// A part of a URL chosen by whoever built it (query, fragment, path), not the URL itself.
     case urlPart
+    /// Found equal to a value the app holds (`state == storedState`, `[token isEqualToString:expected]`):
+    /// an OAuth state or a nonce the app issued. Not an allowlist of constants, not a lookup of an item.
+    case comparedWithValue
 
     /// Checks that lose their meaning when the value is transformed into another path or name.
     static let pathChecks: Set<TaintCheck> = [.rejectsDotDot, .rejectsDot, .rejectsEmpty, .prefixChecked, .allowlisted, .validated]
