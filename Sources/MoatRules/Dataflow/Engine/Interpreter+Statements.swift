@@ -150,6 +150,7 @@ extension FunctionInterpreter {
         }
         var elseState = state
         var thenState = state
+        var routed: [Expression] = []
         for condition in conditions {
             switch condition {
             case .expression(let expression):
@@ -159,9 +160,7 @@ extension FunctionInterpreter {
                 } else {
                     _ = eval(expression, &thenState)
                     applyFacts(ConditionFacts.extract(expression, holds: true), &thenState)
-                    let routing = routingTaints(expression, thenState)
-                    thenState.routing.merge(routing)
-                    elseState.routing.merge(routing)
+                    routed.append(expression)
                 }
             case .binding(let names, let value, let range):
                 var taints = eval(value, &thenState)
@@ -179,6 +178,11 @@ extension FunctionInterpreter {
             case .other:
                 break
             }
+        }
+        // After every condition: a check made by a later one (`, verifySignature(url)`) is on the route.
+        for expression in routed {
+            thenState.routing.merge(routingTaints(expression, thenState))
+            elseState.routing.merge(routingTaints(expression, elseState))
         }
         return (thenState, elseState)
     }
