@@ -7,6 +7,8 @@ public enum SinkKind: String, Sendable, Hashable, CaseIterable {
     case allocation, predicateFormat, sqlStatement, sensitiveAction
     /// Where sensitive data must not go (`Sinks+Sensitive.swift`).
     case defaultsWrite, fileWrite, databaseWrite, logWrite, pasteboardWrite, urlString
+    /// What a URL handler does with the URL's values: store, fetch (`URLActions`); show a screen.
+    case urlAction, urlNavigation
 
     /// The rule that reports flows into this kind of sink.
     public var ruleId: String {
@@ -27,6 +29,7 @@ public enum SinkKind: String, Sendable, Hashable, CaseIterable {
         case .logWrite: "MOAT-STOR-302"
         case .pasteboardWrite: "MOAT-STOR-303"
         case .urlString: "MOAT-NET-301"
+        case .urlAction, .urlNavigation: "MOAT-PLAT-305"
         }
     }
 }
@@ -37,6 +40,8 @@ public enum SinkRole: String, Sendable, Hashable {
     case format, sql, argument
     /// What is stored, logged, copied or sent (sensitive sinks), and the key it is stored under.
     case value, key
+    /// Untrusted input that chose to run the call (a condition on the path read it), not an argument.
+    case trigger
 }
 
 enum ArgumentSelector: Sendable, Hashable {
@@ -199,7 +204,7 @@ enum TaintSinks {
 
         // MARK: Sensitive actions (MOAT-PLAT-303): matched by the called method's name, see `SensitiveActions`.
         TaintSink(kind: .sensitiveAction, api: "a sensitive action", spelling: APISpelling(), roles: [(.argument, .all)]),
-    ] + sensitive
+    ] + sensitive + SensitiveActionAPIs.all + URLActions.all
 
     /// Each spelling's entries, in table order, with the roles of that spelling's form.
     static let byName: [String: [SinkMatch]] = {
@@ -242,6 +247,23 @@ enum SensitiveActions {
                                                 "preferences", "config", "configuration", "account", "permission", "permissions",
                                                 "card", "payment", "payee", "contact", "device", "user", "member", "friend",
                                                 "credential", "credentials", "address", "recipient", "limit"]
+    /// Verbs that are sensitive even when the URL only chose the route and passes nothing to the call
+    /// (`if url.host == "deleteAccount" { account.delete() }`): destroying, paying, calling, signing out.
+    /// Verbs that need the URL's values to do harm (`send`, `set`, `login`) are left out.
+    static let routeOnlyVerbs: Set<String> = ["call", "dial", "purchase", "buy", "pay", "checkout", "delete", "erase", "wipe", "transfer",
+                                              "withdraw", "logout", "signout", "remove", "reset", "disable", "show", "open", "present",
+                                              "enable", "unlock", "toggle"]
+    /// Hidden features a URL must not open on its own (MASTG: "discover hidden functionality (e.g., a debug
+    /// window)"): `showDebugMenu`, `enableDeveloperMode`, `openAdminPanel`.
+    static let featureVerbs: Set<String> = ["show", "open", "present", "enable", "unlock", "toggle", "display"]
+    static let hiddenFeatures: Set<String> = ["debug", "developer", "admin", "diagnostics", "diagnostic", "staging", "cheat", "cheats"]
+    /// Turning off a protection: `disablePasscode`, `disableAppLock`.
+    static let protectionObjects: Set<String> = ["passcode", "pin", "lock", "biometric", "biometrics", "authentication", "security",
+                                                 "protection", "encryption"]
+
+    /// Whether the action is sensitive when the URL only chose it (see `routeOnlyVerbs`).
+    static func actsWithoutArguments(_ verb: String) -> Bool { routeOnlyVerbs.contains(verb) }
+
     /// Objects that make any verb harmless bookkeeping.
     static let harmlessObjects: Set<String> = ["analytics", "event", "events", "log", "logs", "metric", "metrics", "telemetry",
                                                "breadcrumb", "observer", "observers", "notification", "animation", "animations",
@@ -250,13 +272,16 @@ enum SensitiveActions {
                                                "delegate", "target", "value", "object", "state", "selected", "highlighted", "completion",
                                                "handler", "callback", "block", "backward", "forward", "as"]
 
+    static let bookkeepingReceiverWords: Set<String> = ["analytics", "tracker", "tracking", "logger", "log", "logs", "logging", "telemetry",
+                                                         "metrics", "crashlytics"]
+
     /// Analytics, logging and tracking calls (`tracker.send(event:)`, `Analytics.logEvent`).
     static func isBookkeeping(labels: [String], receiver: Expression?) -> Bool {
         for label in labels where CamelCase.words(label).contains(where: { harmlessObjects.contains($0.lowercased()) }) { return true }
         guard let receiver else { return false }
+        // By words, so that `LoginLinkHandler` or `catalog` is not taken for a log.
         return receiver.nameChain.contains { link in
-            let lowered = link.lowercased()
-            return ["analytics", "tracker", "tracking", "logger", "log", "telemetry", "metrics", "crashlytics"].contains { lowered.hasText($0) }
+            CamelCase.words(link).contains { bookkeepingReceiverWords.contains($0.lowercased()) }
         }
     }
 
@@ -271,6 +296,8 @@ enum SensitiveActions {
             verb += next
             rest.removeFirst()
         }
+        if featureVerbs.contains(verb) { return rest.contains(where: hiddenFeatures.contains) ? verb : nil }
+        if verb == "disable" { return rest.contains(where: protectionObjects.contains) ? verb : nil }
         guard verbs.contains(verb) else { return nil }
         if rest.contains(where: harmlessObjects.contains) { return nil }
         if qualifiedVerbs.contains(verb), !rest.contains(where: sensitiveObjects.contains) { return nil }
