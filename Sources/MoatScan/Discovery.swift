@@ -58,7 +58,7 @@ public struct Discovery {
 
     public static func kind(ofFileNamed name: String) -> ArtifactKind? {
         let lower = name.lowercased()
-        if lower == "project.pbxproj" { return .xcodeProject }
+        if lower == "project.pbxproj" || XcodeGenSpec.isSpecFileName(lower) { return .xcodeProject }
         guard let dot = lower.lastIndex(of: ".") else { return nil }
         switch lower[lower.index(after: dot)...] {
         case "swift": return .swift

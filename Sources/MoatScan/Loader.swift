@@ -76,6 +76,11 @@ public struct Loader: Sendable {
             }
         case .xcodeProject:
             do {
+                if XcodeGenSpec.isSpecFileName(file.url.lastPathComponent) {
+                    // An XcodeGen spec; a `project.yml` of another tool is not read.
+                    guard let project = try XcodeGenSpec.load(data: data, url: file.url, path: file.path) else { return .success(.unsupported) }
+                    return .success(.xcodeProject(project))
+                }
                 return .success(.xcodeProject(try XcodeProject.load(data: data, url: file.url, path: file.path)))
             } catch let error as XcodeProjectError {
                 return .failure(ScanError(path: file.path, message: error.message))

@@ -23,6 +23,7 @@ public struct NonShippingMap: Sendable {
             if !source.nonShippingRegions.isEmpty { regions[source.path] = source.nonShippingRegions }
         }
         for path in app?.testTargetOnlyPaths ?? [] where paths[path] == nil { paths[path] = .test }
+        for path in app?.uncompiledTemplatePaths ?? [] where paths[path] == nil { paths[path] = .notCompiled }
     }
 
     public func reason(for location: Location) -> NonShippingReason? {

@@ -133,7 +133,7 @@ struct SurfaceBuilder {
         if let target = unit.target, let project = unit.project, target.isExtension,
            !unit.infoPlists.contains(where: { $0.root["NSExtension"] != nil }) {
             add(\.extensions, .init(unit: unit.name, value: target.name, kind: "extension target", detail: target.productType,
-                                    location: Location(path: project.path, line: target.line),
+                                    location: Location(path: target.specPath.map(project.displayPath) ?? project.path, line: target.line),
                                     risk: SurfaceTables.extensionPoint("").risk))
         }
     }
