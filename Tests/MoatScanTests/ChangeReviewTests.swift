@@ -247,6 +247,32 @@ struct TemporaryRepository {
         #expect(copy.checks == ["line 3: data.count == MemoryLayout<uuid_t>.size"])
     }
 
+    /// The state question asks about the sink table's state changes (`StateTransitions`): a connection
+    /// opened and a call named for a transition in a remote handler; a move to a closing state is not one.
+    @Test func stateChangesOfTheSinkTableAreAskedAbout() throws {
+        let repository = try TemporaryRepository()
+        defer { repository.remove() }
+        try repository.commit(["Sources/Link.swift": "import Foundation\n"], message: "first")
+        try repository.commit(["Sources/Link.swift": """
+            import MultipeerConnectivity
+            final class Link: NSObject, MCSessionDelegate {
+                let machine = Machine()
+                func session(_ session: MCSession, didReceive data: Data, fromPeer peerID: MCPeerID) {
+                    machine.transition(to: .joined)
+                    connect(to: peerID)
+                    machine.state = .failed
+                }
+            }
+
+            """], message: "second")
+        let review = try #require(try review(repository).changeReview)
+        let state = try #require(review.answers.first { $0.question == .stateMachine }?.evidence.first)
+        #expect(state.sites.map(\.line) == [5, 6])
+        #expect(state.sites.first?.reason.hasPrefix("calls `transition(to:)` in `session(_:didReceive:fromPeer:)`, which handles a remote message (") == true,
+                "\(state.sites)")
+        #expect(state.sites.last?.reason.hasPrefix("opens a connection (connect) in `session(_:didReceive:fromPeer:)`") == true, "\(state.sites)")
+    }
+
     @Test func unrelatedChangesAnswerNo() throws {
         let repository = try TemporaryRepository()
         defer { repository.remove() }
