@@ -5,12 +5,12 @@ import MoatCore
 // more than the rest of storing an entry) are not used. Reading is bounds-checked: a truncated or
 // corrupt form gives nil, never a crash.
 //
-// Layout: "MDF1", the index (the names the linker needs for every file), then the rest of the facts.
+// Layout: "MDF2", the index (the names the linker needs for every file), then the rest of the facts.
 // Integers are LEB128 (zigzag for signed values), strings are a length and UTF-8 bytes, lists a count and
 // their elements, optionals a 0/1 byte then the value.
 
 public enum FactsCoding {
-    static let magic: [UInt8] = Array("MDF1".utf8)
+    static let magic: [UInt8] = Array("MDF2".utf8)
 
     public static func encode(_ facts: DataflowFacts) -> [UInt8] {
         var writer = FactsWriter()
@@ -108,6 +108,7 @@ struct FactsWriter {
             writer.location(step.location)
             writer.string(step.message)
         }
+        bool(value.viaUnknownCall ?? false)
     }
 
     mutating func function(_ value: ExportedFunction) {
@@ -249,7 +250,8 @@ struct FactsReader {
         }
         return PortableTaint(parameter: parameter, source: source, checks: try strings(), latent: try optional { try $0.strings() },
                              resetsCallerChecks: try bool(), members: try strings(),
-                             steps: try list { PortableStep(location: try $0.location(), message: try $0.string()) })
+                             steps: try list { PortableStep(location: try $0.location(), message: try $0.string()) },
+                             viaUnknownCall: try bool() ? true : nil)
     }
 
     mutating func function() throws -> ExportedFunction {

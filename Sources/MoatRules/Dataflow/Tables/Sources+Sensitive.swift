@@ -55,7 +55,8 @@ public enum SensitiveNaming {
     ]
     static let moreNonCredentialTokenQualifiers: Set<String> = [
         "observer", "observation", "subscription", "cancellable", "lock", "request", "resume", "cursor", "idempotency", "paging",
-        "invalidation", "task", "realm", "reuse", "completion", "image", "font", "color", "design", "theme",
+        "invalidation", "task", "realm", "reuse", "completion", "image", "font", "color", "design", "theme", "code", "region",
+        "placeholder", "replacement", "template", "format", "search", "filter", "tag", "word", "string", "parser", "lexer", "input",
     ]
     static let numberQualifiers: Set<String> = ["card", "cc", "credit", "passport", "ssn", "iban"]
     static let codeQualifiers: [String: SensitiveDataKind] = [
