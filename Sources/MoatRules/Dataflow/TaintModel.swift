@@ -82,6 +82,9 @@ public enum TaintCheck: String, Sendable, Hashable, CaseIterable {
     case urlPart
     /// Hashed or encrypted (`SHA256.hash`, `AES.GCM.seal`, `hashPassword(_:)`): no longer the secret in clear.
     case encrypted
+    /// Found equal to a value the app holds (`state == storedState`, `[token isEqualToString:expected]`):
+    /// an OAuth state or a nonce the app issued. Not an allowlist of constants, not a lookup of an item.
+    case comparedWithValue
 
     /// Checks that lose their meaning when the value is transformed into another path or name.
     static let pathChecks: Set<TaintCheck> = [.rejectsDotDot, .rejectsDot, .rejectsEmpty, .prefixChecked, .allowlisted, .validated]

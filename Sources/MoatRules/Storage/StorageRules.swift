@@ -4,5 +4,6 @@ public enum StorageRules {
                                               SecretInUserDefaultsRule.self, SecretFileWithoutProtectionRule.self,
                                               FileProtectionNoneRule.self, SensitiveStoreBackupRule.self,
                                               KeychainAccessibleAlwaysRule.self, KeychainItemMigratableRule.self,
+                                              CoreDataSecretAttributeRule.self,
                                               SecretInDatabaseRule.self, SecretInLogRule.self, SecretOnPasteboardRule.self]
 }

@@ -22,6 +22,9 @@ struct InterpreterState {
     var hostAliases: [String: String] = [:]
     /// A confirmation was shown on every path to here.
     var confirmed = false
+    /// Untrusted input (an opened URL, or while a summary is computed, a parameter) that a condition or a
+    /// `switch` on the path to here read: it chose to run this code (`if url.host == "logout" { ... }`).
+    var routing: [Taint] = []
     var reachable = true
 
     static func join(_ lhs: InterpreterState, _ rhs: InterpreterState) -> InterpreterState {
@@ -35,6 +38,7 @@ struct InterpreterState {
         result.dynamicBuffers.formUnion(rhs.dynamicBuffers)
         result.hostAliases.merge(rhs.hostAliases) { first, _ in first }
         result.confirmed = lhs.confirmed && rhs.confirmed
+        result.routing.merge(rhs.routing)
         return result
     }
 }
@@ -48,6 +52,10 @@ struct FunctionInterpreter {
     var returns: [Taint] = []
     /// Functions of the file this one calls.
     var callees = Set<ObjectIdentifier>()
+    /// Parameters a value derived from which passed a validation (`.validated`, `.comparedWithValue`) on
+    /// every successful exit (a return of a value that is not nil or false, or the end of the body); nil
+    /// until an exit is seen.
+    var validatedAtExits: Set<Int>?
     /// The type the function belongs to.
     var ownerName: String?
     var closureDepth = 0

@@ -67,8 +67,10 @@ final class TaintEngine {
                 let isIdentity = portable.count == function.parameters.count && passedThrough.count == function.parameters.count
                 if !isIdentity { returns = portable }
             }
+            let validated = summaries[ObjectIdentifier(function)]?.validatedParameters.sorted() ?? []
             facts.functions.append(ExportedFunction(signature: signature(function, owner: owner),
-                                                    location: ExternalLocation(file, function.nameRange), returns: returns))
+                                                    location: ExternalLocation(file, function.nameRange), returns: returns,
+                                                    validatesParameters: validated))
         }
         facts.calledNames = calledNames.sorted()
         facts.taintedCalls = taintedCalls.sorted()
