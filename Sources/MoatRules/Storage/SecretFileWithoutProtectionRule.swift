@@ -60,6 +60,22 @@ public struct SecretFileWithoutProtectionRule: SourceRule {
                 try sealed.combined?.write(to: tokenURL)
             }
             """, note: "Complete protection, data that is not secret (the MASTG Codable example), and encrypted content."),
+            .triggering("TokenCache.swift", """
+            func cache(token: String) throws {
+                let docs = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+                try ↓Data(token.utf8).write(to: docs.appendingPathComponent("token"), options: .completeFileProtection)
+            }
+            """, note: "Protected on the device, but Documents is copied into backups (low)."),
+            .nonTriggering("TokenCache.swift", """
+            func cache(token: String) throws {
+                let docs = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+                var url = docs.appendingPathComponent("token")
+                try Data(token.utf8).write(to: url, options: .completeFileProtection)
+                var values = URLResourceValues()
+                values.isExcludedFromBackup = true
+                try url.setResourceValues(values)
+            }
+            """, note: "Complete protection and excluded from backup."),
             .nonTriggering("CredentialStore.m", """
             - (void)saveToken:(NSString *)token toPath:(NSString *)path {
                 NSData *data = [token dataUsingEncoding:NSUTF8StringEncoding];
