@@ -497,6 +497,9 @@ struct SurfaceBuilder {
                         : (general ? "Every app can read the general pasteboard and Universal Clipboard copies it to the user's other devices: mark sensitive data localOnly with an expiration."
                                    : "Writes a pasteboard other apps of the team (or, for the general one, every app) can read.")
                     add(\.pasteboard, .init(unit: unit, value: fact.value, kind: read ? "read" : "write", location: location, risk: risk))
+                case .namedPasteboard:
+                    add(\.pasteboard, .init(unit: unit, value: fact.value, kind: "named pasteboard", location: location,
+                                            risk: "A named pasteboard is shared with every app of the same team (and persists until removed): treat what is read from it as untrusted and keep secrets off it."))
                 case .conformance:
                     let pieces = fact.value.components(separatedBy: ": ")
                     guard pieces.count == 2 else { continue }

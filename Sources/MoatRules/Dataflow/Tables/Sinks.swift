@@ -5,6 +5,10 @@ import MoatSyntax
 public enum SinkKind: String, Sendable, Hashable, CaseIterable {
     case filePath, javaScript, webViewLoad, openURL, classLookup, unarchive, memoryCopy, stringFromBuffer
     case allocation, predicateFormat, sqlStatement, sensitiveAction
+    /// Where sensitive data must not go (`Sinks+Sensitive.swift`).
+    case defaultsWrite, fileWrite, databaseWrite, logWrite, pasteboardWrite, urlString
+    /// What a URL handler does with the URL's values: store, fetch (`URLActions`); show a screen.
+    case urlAction, urlNavigation
 
     /// The rule that reports flows into this kind of sink.
     public var ruleId: String {
@@ -19,6 +23,13 @@ public enum SinkKind: String, Sendable, Hashable, CaseIterable {
         case .webViewLoad: "MOAT-PLAT-302"
         case .sensitiveAction: "MOAT-PLAT-303"
         case .openURL: "MOAT-PLAT-304"
+        case .defaultsWrite: "MOAT-STOR-203"
+        case .fileWrite: "MOAT-STOR-204"
+        case .databaseWrite: "MOAT-STOR-301"
+        case .logWrite: "MOAT-STOR-302"
+        case .pasteboardWrite: "MOAT-STOR-303"
+        case .urlString: "MOAT-NET-301"
+        case .urlAction, .urlNavigation: "MOAT-PLAT-305"
         }
     }
 }
@@ -27,6 +38,10 @@ public enum SinkKind: String, Sendable, Hashable, CaseIterable {
 public enum SinkRole: String, Sendable, Hashable {
     case path, script, url, html, className, data, classes, destination, source, length, count, buffer, size
     case format, sql, argument
+    /// What is stored, logged, copied or sent (sensitive sinks), and the key it is stored under.
+    case value, key
+    /// Untrusted input that chose to run the call (a condition on the path read it), not an argument.
+    case trigger
 }
 
 enum ArgumentSelector: Sendable, Hashable {
@@ -72,6 +87,9 @@ struct TaintSink: Sendable {
     var cFamilyOnly = false
     /// The kinds of flow this sink reports: input from the app's entry points and content from the network.
     var kinds: Set<FlowKind> = [.untrusted, .remote]
+    /// The spellings are properties whose assignment is the sink (`UIPasteboard.general.string = token`),
+    /// not calls.
+    var isSetter = false
 }
 
 /// THE table of sinks, each with the rule it belongs to (`SinkKind.ruleId`). One entry per API: its Swift,
@@ -84,64 +102,56 @@ enum TaintSinks {
         // `.source` is the file copied or moved: when it is the untrusted URL itself, the operation only
         // works on a real file, whose last path component is a real name.
         TaintSink(kind: .filePath, api: "FileManager.copyItem/moveItem/linkItem",
-                  spelling: APISpelling(swift: ["copyItem", "moveItem", "linkItem", "replaceItemAt"],
-                                        objc: ["copyItemAtURL:toURL:error:", "moveItemAtURL:toURL:error:", "linkItemAtURL:toURL:error:",
-                                               "copyItemAtPath:toPath:error:", "moveItemAtPath:toPath:error:", "linkItemAtPath:toPath:error:"]),
+                  spelling: APISpelling(APIs.fileManagerCopy),
                   roles: [(.path, .label(["to", "toPath"])), (.source, .label(["at", "atPath"]))], requiredLabels: ["to", "toPath"],
                   objcForm: SinkForm(roles: [(.path, .label(["toURL", "toPath"])), (.source, .index(0))])),
         TaintSink(kind: .filePath, api: "FileManager.removeItem",
-                  spelling: APISpelling(swift: ["removeItem", "trashItem"],
-                                        objc: ["removeItemAtURL:error:", "removeItemAtPath:error:", "trashItemAtURL:resultingItemURL:error:"]),
+                  spelling: APISpelling(APIs.fileManagerRemove),
                   roles: [(.path, .label(["at", "atPath"]))], requiredLabels: ["at", "atPath"],
                   objcForm: SinkForm(roles: [(.path, .index(0))])),
         TaintSink(kind: .filePath, api: "FileManager.createFile(atPath:contents:attributes:)",
-                  spelling: APISpelling(swift: ["createFile"], objc: ["createFileAtPath:contents:attributes:"]),
+                  spelling: APISpelling(APIs.fileManagerCreateFile),
                   roles: [(.path, .label(["atPath"]))], requiredLabels: ["atPath"],
                   objcForm: SinkForm(roles: [(.path, .index(0))])),
         TaintSink(kind: .filePath, api: "FileManager.createDirectory",
-                  spelling: APISpelling(swift: ["createDirectory"],
-                                        objc: ["createDirectoryAtURL:withIntermediateDirectories:attributes:error:",
-                                               "createDirectoryAtPath:withIntermediateDirectories:attributes:error:"]),
+                  spelling: APISpelling(APIs.fileManagerCreateDirectory),
                   roles: [(.path, .label(["at", "atPath"]))], requiredLabels: ["at", "atPath"],
                   objcForm: SinkForm(roles: [(.path, .index(0))])),
         TaintSink(kind: .filePath, api: "write(to:)",
-                  spelling: APISpelling(swift: ["write"],
-                                        objc: ["writeToFile:atomically:", "writeToURL:atomically:", "writeToURL:options:error:",
-                                               "writeToFile:options:error:", "writeToFile:atomically:encoding:error:",
-                                               "writeToURL:atomically:encoding:error:"]),
+                  spelling: APISpelling(APIs.fileWrite),
                   roles: [(.path, .label(["to", "toFile"]))], requiredLabels: ["to", "toFile"],
                   objcForm: SinkForm(roles: [(.path, .index(0))])),
-        TaintSink(kind: .filePath, api: "FileHandle(forWritingTo:)", spelling: APISpelling(swift: ["FileHandle"], objc: ["fileHandleForWritingAtPath:", "fileHandleForWritingToURL:error:", "fileHandleForUpdatingAtPath:"]),
+        TaintSink(kind: .filePath, api: "FileHandle(forWritingTo:)", spelling: APISpelling(APIs.fileHandleForWriting),
                   roles: [(.path, .label(["forWritingTo", "forWritingAtPath", "forUpdating", "forUpdatingAtPath",
                                           "fileHandleForWritingAtPath", "fileHandleForWritingToURL", "fileHandleForUpdatingAtPath"]))]),
 
         // MARK: JavaScript evaluation (MOAT-PLAT-301)
         TaintSink(kind: .javaScript, api: "evaluateJavaScript", spelling: APISpelling(APIs.webViewJavaScriptEvaluation, APIs.uiWebViewJavaScriptEvaluation),
                   roles: [(.script, .index(0))]),
-        TaintSink(kind: .javaScript, api: "JSContext.evaluateScript", spelling: APISpelling(swift: ["evaluateScript"], objc: ["evaluateScript:", "evaluateScript:withSourceURL:"]),
+        TaintSink(kind: .javaScript, api: "JSContext.evaluateScript", spelling: APISpelling(APIs.javaScriptContextEvaluation),
                   roles: [(.script, .index(0))]),
-        TaintSink(kind: .javaScript, api: "WKUserScript(source:)", spelling: APISpelling(swift: ["WKUserScript"], objc: ["initWithSource:injectionTime:forMainFrameOnly:"]),
+        TaintSink(kind: .javaScript, api: "WKUserScript(source:)", spelling: APISpelling(APIs.userScriptCreation),
                   roles: [(.script, .label(["source", "initWithSource"]))]),
 
         // MARK: Web view loads (MOAT-PLAT-302)
         // A URL from the network (a link in the app's own server's response) is navigation the app asked for:
         // URL loads and opens report input from the entry points only; HTML and data report remote content too.
-        TaintSink(kind: .webViewLoad, api: "WKWebView.load", spelling: APISpelling(swift: ["load"], objc: ["loadRequest:"]), roles: [(.url, .index(0))],
+        TaintSink(kind: .webViewLoad, api: "WKWebView.load", spelling: APISpelling(APIs.webViewLoadRequest), roles: [(.url, .index(0))],
                   receivers: ["webView", "webview", "WebView"], kinds: [.untrusted]),
         TaintSink(kind: .webViewLoad, api: "WKWebView.load(_:mimeType:characterEncodingName:baseURL:)",
-                  spelling: APISpelling(swift: ["load"], objc: ["loadData:MIMEType:characterEncodingName:baseURL:"]),
+                  spelling: APISpelling(APIs.webViewLoadData),
                   roles: [(.html, .index(0))], receivers: ["webView", "webview", "WebView"], requiredLabels: ["mimeType", "MIMEType"]),
         TaintSink(kind: .webViewLoad, api: "WKWebView.loadFileURL(_:allowingReadAccessTo:)",
-                  spelling: APISpelling(swift: ["loadFileURL"], objc: ["loadFileURL:allowingReadAccessToURL:"]),
+                  spelling: APISpelling(APIs.webViewLoadFileURL),
                   roles: [(.url, .index(0)), (.url, .label(["allowingReadAccessTo", "allowingReadAccessToURL"]))]),
-        TaintSink(kind: .webViewLoad, api: "WKWebView.loadHTMLString(_:baseURL:)", spelling: APISpelling(swift: ["loadHTMLString"], objc: ["loadHTMLString:baseURL:"]),
+        TaintSink(kind: .webViewLoad, api: "WKWebView.loadHTMLString(_:baseURL:)", spelling: APISpelling(APIs.webViewLoadHTML),
                   roles: [(.html, .index(0)), (.url, .label(["baseURL"]))]),
 
         // MARK: Opening URLs (MOAT-PLAT-304)
-        TaintSink(kind: .openURL, api: "UIApplication.open(_:)", spelling: APISpelling(swift: ["open"], objc: ["openURL:", "openURL:options:completionHandler:"]),
+        TaintSink(kind: .openURL, api: "UIApplication.open(_:)", spelling: APISpelling(APIs.applicationOpenURL),
                   roles: [(.url, .index(0))], receivers: ["UIApplication", "application", "Application", "sharedApplication", "NSWorkspace"],
                   kinds: [.untrusted]),
-        TaintSink(kind: .openURL, api: "OpenURLAction", spelling: APISpelling(swift: ["openURL"]), roles: [(.url, .index(0))], kinds: [.untrusted]),
+        TaintSink(kind: .openURL, api: "OpenURLAction", spelling: APISpelling(APIs.openURLAction), roles: [(.url, .index(0))], kinds: [.untrusted]),
 
         // MARK: Deserialization (MOAT-CODE-303)
         TaintSink(kind: .classLookup, api: "NSClassFromString", spelling: APISpelling(APIs.classLookup),
@@ -151,60 +161,68 @@ enum TaintSinks {
                   roles: [(.classes, .index(0)), (.data, .label(["from", "fromData"]))]),
 
         // MARK: Memory copies (MOAT-CODE-304)
-        TaintSink(kind: .memoryCopy, api: "memcpy", spelling: APISpelling(c: ["memcpy", "memmove", "__builtin_memcpy", "__builtin_memmove"]),
+        TaintSink(kind: .memoryCopy, api: "memcpy", spelling: APISpelling(APIs.memoryCopyC),
                   roles: [(.destination, .index(0)), (.source, .index(1)), (.length, .index(2))]),
-        TaintSink(kind: .memoryCopy, api: "strcpy", spelling: APISpelling(c: ["strcpy", "strcat"]),
+        TaintSink(kind: .memoryCopy, api: "strcpy", spelling: APISpelling(APIs.stringCopyC),
                   roles: [(.destination, .index(0)), (.source, .index(1))], cFamilyOnly: true),
-        TaintSink(kind: .memoryCopy, api: "-[NSData getBytes:length:]", spelling: APISpelling(swift: ["getBytes"], objc: ["getBytes:length:"]),
+        TaintSink(kind: .memoryCopy, api: "-[NSData getBytes:length:]", spelling: APISpelling(APIs.dataGetBytes),
                   roles: [(.destination, .index(0)), (.length, .label(["length"])), (.source, .receiver)], requiredLabels: ["length"]),
-        TaintSink(kind: .memoryCopy, api: "Data.copyBytes(to:count:)", spelling: APISpelling(swift: ["copyBytes"]),
+        TaintSink(kind: .memoryCopy, api: "Data.copyBytes(to:count:)", spelling: APISpelling(APIs.dataCopyBytes),
                   roles: [(.destination, .label(["to"])), (.length, .label(["count"])), (.source, .receiver)], requiredLabels: ["count"]),
-        TaintSink(kind: .memoryCopy, api: "copyMemory(from:byteCount:)", spelling: APISpelling(swift: ["copyMemory"]),
+        TaintSink(kind: .memoryCopy, api: "copyMemory(from:byteCount:)", spelling: APISpelling(APIs.rawMemoryCopy),
                   roles: [(.destination, .receiver), (.source, .label(["from"])), (.length, .label(["byteCount"]))],
                   requiredLabels: ["byteCount"]),
         TaintSink(kind: .stringFromBuffer, api: "String(utf16CodeUnits:count:)",
-                  spelling: APISpelling(swift: ["String", "NSString"], objc: ["initWithCharacters:length:", "stringWithCharacters:length:"]),
+                  spelling: APISpelling(APIs.stringFromCharacters),
                   roles: [(.buffer, .label(["utf16CodeUnits", "characters"])), (.count, .label(["count", "length"]))],
                   requiredLabels: ["utf16CodeUnits", "characters"],
                   objcForm: SinkForm(roles: [(.buffer, .index(0)), (.count, .index(1))])),
 
         // MARK: Allocation sizes (MOAT-CODE-305; reported when an unchecked product reaches them)
-        TaintSink(kind: .allocation, api: "malloc", spelling: APISpelling(c: ["malloc", "alloca", "valloc"]), roles: [(.size, .index(0))]),
-        TaintSink(kind: .allocation, api: "realloc", spelling: APISpelling(c: ["realloc", "reallocf"]), roles: [(.size, .index(1))]),
-        TaintSink(kind: .allocation, api: "calloc", spelling: APISpelling(c: ["calloc"]), roles: [(.size, .index(0)), (.size, .index(1))]),
-        TaintSink(kind: .allocation, api: "allocate(byteCount:)", spelling: APISpelling(swift: ["allocate"]),
+        TaintSink(kind: .allocation, api: "malloc", spelling: APISpelling(APIs.allocationC), roles: [(.size, .index(0))]),
+        TaintSink(kind: .allocation, api: "realloc", spelling: APISpelling(APIs.reallocationC), roles: [(.size, .index(1))]),
+        TaintSink(kind: .allocation, api: "calloc", spelling: APISpelling(APIs.arrayAllocationC), roles: [(.size, .index(0)), (.size, .index(1))]),
+        TaintSink(kind: .allocation, api: "allocate(byteCount:)", spelling: APISpelling(APIs.pointerAllocation),
                   roles: [(.size, .label(["byteCount", "capacity"]))]),
         TaintSink(kind: .allocation, api: "Data(count:)",
-                  spelling: APISpelling(swift: ["Data", "NSMutableData"], objc: ["dataWithLength:", "initWithLength:", "dataWithCapacity:"]),
+                  spelling: APISpelling(APIs.dataWithLength),
                   roles: [(.size, .label(["count", "length", "capacity"]))],
                   objcForm: SinkForm(roles: [(.size, .index(0))])),
-        TaintSink(kind: .allocation, api: "-[NSData initWithBytes:length:]", spelling: APISpelling(objc: ["dataWithBytes:length:", "initWithBytes:length:"]),
+        TaintSink(kind: .allocation, api: "-[NSData initWithBytes:length:]", spelling: APISpelling(objc: APIs.dataFromBytes.selectors),
                   roles: [(.size, .index(1))]),
         // Comparisons (`==`, `!=`, `<`...): a wrapped product makes a length check pass.
         TaintSink(kind: .allocation, api: "a length check", spelling: APISpelling(), roles: [(.size, .all)]),
 
         // MARK: Queries (MOAT-CODE-306, MOAT-CODE-307)
         TaintSink(kind: .predicateFormat, api: "NSPredicate(format:)",
-                  spelling: APISpelling(swift: ["NSPredicate"],
-                                        objc: ["predicateWithFormat:", "predicateWithFormat:arguments:", "predicateWithFormat:argumentArray:"]),
+                  spelling: APISpelling(APIs.predicateFormat),
                   roles: [(.format, .label(["format"]))], requiredLabels: ["format"],
                   objcForm: SinkForm(roles: [(.format, .index(0))])),
         TaintSink(kind: .sqlStatement, api: "sqlite3_exec/sqlite3_prepare",
-                  spelling: APISpelling(c: ["sqlite3_exec", "sqlite3_prepare", "sqlite3_prepare_v2", "sqlite3_prepare_v3", "sqlite3_prepare16", "sqlite3_prepare16_v2", "sqlite3_prepare16_v3"]),
+                  spelling: APISpelling(APIs.sqliteStatement),
                   roles: [(.sql, .index(1))]),
 
         // MARK: Sensitive actions (MOAT-PLAT-303): matched by the called method's name, see `SensitiveActions`.
         TaintSink(kind: .sensitiveAction, api: "a sensitive action", spelling: APISpelling(), roles: [(.argument, .all)]),
-    ]
+    ] + sensitive + SensitiveActionAPIs.all + URLActions.all
 
     /// Each spelling's entries, in table order, with the roles of that spelling's form.
     static let byName: [String: [SinkMatch]] = {
         var table: [String: [SinkMatch]] = [:]
-        for sink in all {
+        for sink in all where !sink.isSetter {
             let form = SinkMatch(sink: sink, roles: sink.roles, requiredLabels: sink.requiredLabels)
             for name in sink.spelling.swift + sink.spelling.c { table[name, default: []].append(form) }
             let objcForm = sink.objcForm.map { SinkMatch(sink: sink, roles: $0.roles, requiredLabels: $0.requiredLabels) } ?? form
             for name in sink.spelling.objc { table[name, default: []].append(objcForm) }
+        }
+        return table
+    }()
+
+    /// Properties whose assignment is a sink, by name.
+    static let setters: [String: [TaintSink]] = {
+        var table: [String: [TaintSink]] = [:]
+        for sink in all where sink.isSetter {
+            for name in sink.spelling.names { table[name, default: []].append(sink) }
         }
         return table
     }()
@@ -229,6 +247,23 @@ enum SensitiveActions {
                                                 "preferences", "config", "configuration", "account", "permission", "permissions",
                                                 "card", "payment", "payee", "contact", "device", "user", "member", "friend",
                                                 "credential", "credentials", "address", "recipient", "limit"]
+    /// Verbs that are sensitive even when the URL only chose the route and passes nothing to the call
+    /// (`if url.host == "deleteAccount" { account.delete() }`): destroying, paying, calling, signing out.
+    /// Verbs that need the URL's values to do harm (`send`, `set`, `login`) are left out.
+    static let routeOnlyVerbs: Set<String> = ["call", "dial", "purchase", "buy", "pay", "checkout", "delete", "erase", "wipe", "transfer",
+                                              "withdraw", "logout", "signout", "remove", "reset", "disable", "show", "open", "present",
+                                              "enable", "unlock", "toggle"]
+    /// Hidden features a URL must not open on its own (MASTG: "discover hidden functionality (e.g., a debug
+    /// window)"): `showDebugMenu`, `enableDeveloperMode`, `openAdminPanel`.
+    static let featureVerbs: Set<String> = ["show", "open", "present", "enable", "unlock", "toggle", "display"]
+    static let hiddenFeatures: Set<String> = ["debug", "developer", "admin", "diagnostics", "diagnostic", "staging", "cheat", "cheats"]
+    /// Turning off a protection: `disablePasscode`, `disableAppLock`.
+    static let protectionObjects: Set<String> = ["passcode", "pin", "lock", "biometric", "biometrics", "authentication", "security",
+                                                 "protection", "encryption"]
+
+    /// Whether the action is sensitive when the URL only chose it (see `routeOnlyVerbs`).
+    static func actsWithoutArguments(_ verb: String) -> Bool { routeOnlyVerbs.contains(verb) }
+
     /// Objects that make any verb harmless bookkeeping.
     static let harmlessObjects: Set<String> = ["analytics", "event", "events", "log", "logs", "metric", "metrics", "telemetry",
                                                "breadcrumb", "observer", "observers", "notification", "animation", "animations",
@@ -237,13 +272,16 @@ enum SensitiveActions {
                                                "delegate", "target", "value", "object", "state", "selected", "highlighted", "completion",
                                                "handler", "callback", "block", "backward", "forward", "as"]
 
+    static let bookkeepingReceiverWords: Set<String> = ["analytics", "tracker", "tracking", "logger", "log", "logs", "logging", "telemetry",
+                                                         "metrics", "crashlytics"]
+
     /// Analytics, logging and tracking calls (`tracker.send(event:)`, `Analytics.logEvent`).
     static func isBookkeeping(labels: [String], receiver: Expression?) -> Bool {
         for label in labels where CamelCase.words(label).contains(where: { harmlessObjects.contains($0.lowercased()) }) { return true }
         guard let receiver else { return false }
+        // By words, so that `LoginLinkHandler` or `catalog` is not taken for a log.
         return receiver.nameChain.contains { link in
-            let lowered = link.lowercased()
-            return ["analytics", "tracker", "tracking", "logger", "log", "telemetry", "metrics", "crashlytics"].contains { lowered.hasText($0) }
+            CamelCase.words(link).contains { bookkeepingReceiverWords.contains($0.lowercased()) }
         }
     }
 
@@ -258,6 +296,8 @@ enum SensitiveActions {
             verb += next
             rest.removeFirst()
         }
+        if featureVerbs.contains(verb) { return rest.contains(where: hiddenFeatures.contains) ? verb : nil }
+        if verb == "disable" { return rest.contains(where: protectionObjects.contains) ? verb : nil }
         guard verbs.contains(verb) else { return nil }
         if rest.contains(where: harmlessObjects.contains) { return nil }
         if qualifiedVerbs.contains(verb), !rest.contains(where: sensitiveObjects.contains) { return nil }
