@@ -80,7 +80,7 @@ public struct HardcodedSecretRule: SourceRule {
                 let pinPassword = "12345678"
             }
             """, note: "Key names and identifiers (words, reverse-DNS names), publishable client keys (MOAT-CRYP-201 reports them at low), mock and preview values: a secret needs a plausible value."),
-        ])
+        ] + HardcodedSecretRule.resourceExamples)
 
     public init() {}
 

@@ -74,6 +74,19 @@ public struct ExportedFunction: Sendable, Hashable, Codable {
     /// Taints of the returned value; nil when the function returns its inputs as they came (callers then
     /// treat the call like any unknown call).
     public var returns: [PortableTaint]?
+    /// Parameters the function validates before doing its work (`FunctionSummary.validatedParameters`):
+    /// a caller's action through it is checked for those arguments.
+    public var validatesParameters: [Int] = []
+
+    public init(signature: FunctionSignature, location: ExternalLocation, returns: [PortableTaint]?, validatesParameters: [Int] = []) {
+        self.signature = signature
+        self.location = location
+        self.returns = returns
+        self.validatesParameters = validatesParameters
+    }
+
+    /// Callers need this function's summary: it transforms what it returns, or it validates a parameter.
+    public var isSummarized: Bool { returns != nil || !validatesParameters.isEmpty }
 
     func resolved(_ path: String) -> ExportedFunction {
         var copy = self

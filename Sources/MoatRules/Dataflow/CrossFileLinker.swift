@@ -39,8 +39,11 @@ public struct CrossFileLinker {
             for name in fileFacts.calledNames {
                 guard let candidates = byName[name]?.filter({ $0.file != index }) else { continue }
                 let returnsSource = candidates.contains { $0.function.returns?.contains { $0.source != nil } == true }
-                let transforms = tainted.contains(name) && candidates.contains { $0.function.returns != nil }
-                guard returnsSource || transforms else { continue }
+                let transforms = tainted.contains(name) && candidates.contains { $0.function.isSummarized }
+                // A function that validates a parameter matters to any call, also one that passes a
+                // parameter of the caller (whose callers pass the untrusted value).
+                let validates = candidates.contains { !$0.function.validatesParameters.isEmpty }
+                guard returnsSource || transforms || validates else { continue }
                 functions += candidates.map { $0.function.resolved(paths[$0.file]) }
             }
             if !functions.isEmpty { contexts[index, default: DataflowContext()].functions = functions }
@@ -154,7 +157,7 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
 
     public init(_ facts: DataflowFacts) {
         functionNames = Array(Set(facts.functions.map(\.signature.lookupName))).sorted()
-        summarizedNames = Array(Set(facts.functions.filter { $0.returns != nil }.map(\.signature.lookupName))).sorted()
+        summarizedNames = Array(Set(facts.functions.filter(\.isSummarized).map(\.signature.lookupName))).sorted()
         calledNames = facts.calledNames
         outgoingNames = Array(Set(facts.outgoing.map(\.call.name))).sorted()
         taintedCalls = facts.taintedCalls

@@ -114,6 +114,7 @@ struct FactsWriter {
         signature(value.signature)
         location(value.location)
         optional(value.returns) { $0.list($1) { $0.taint($1) } }
+        list(value.validatesParameters) { $0.int($1) }
     }
 
     mutating func outgoing(_ value: OutgoingCall) {
@@ -271,7 +272,8 @@ struct FactsReader {
 
     mutating func function() throws -> ExportedFunction {
         ExportedFunction(signature: try signature(), location: try location(),
-                         returns: try optional { try $0.list { try $0.taint() } })
+                         returns: try optional { try $0.list { try $0.taint() } },
+                         validatesParameters: try list { try $0.int() })
     }
 
     mutating func outgoing() throws -> OutgoingCall {

@@ -594,6 +594,9 @@ function moatHookFunction(spec) {
 // from finding: MOAT-CODE-301 (high) Untrusted file name used in a file path at LeakyBank/Storage/ReceiptStore.swift:11
 // from finding: MOAT-PLAT-108 (low) Deprecated URL handler at LeakyBank/Legacy/LBLegacyURLHandler.m:10
 // from finding: MOAT-PLAT-109 (high) URL scheme name another app can easily claim at LeakyBank/Info.plist:36 (CFBundleURLTypes[1].CFBundleURLSchemes[0])
+// from finding: MOAT-PLAT-303 (high) URL handler performs a sensitive action without confirmation at LeakyBank/Links/LinkActions.swift:15
+// from finding: MOAT-PLAT-303 (high) URL handler performs a sensitive action without confirmation at LeakyBank/Links/LinkActions.swift:25
+// from finding: MOAT-PLAT-305 (medium) URL handler acts on the URL's values without validating them at LeakyBank/Links/LinkActions.swift:29
 // from surface: Code that receives URLs application(_:open:options:) at LeakyBank/AppDelegate.swift:13
 // from surface: URL schemes leakybank at LeakyBank/Info.plist:28 (CFBundleURLTypes[0].CFBundleURLSchemes[0])
 // from surface: URL schemes myapp at LeakyBank/Info.plist:36 (CFBundleURLTypes[1].CFBundleURLSchemes[0])
@@ -604,6 +607,9 @@ moatHookMethod({ label: "AppDelegate -application:openURL:options:", className: 
 // from finding: MOAT-CODE-301 (high) Untrusted file name used in a file path at LeakyBank/Storage/ReceiptStore.swift:11
 // from finding: MOAT-PLAT-108 (low) Deprecated URL handler at LeakyBank/Legacy/LBLegacyURLHandler.m:10
 // from finding: MOAT-PLAT-109 (high) URL scheme name another app can easily claim at LeakyBank/Info.plist:36 (CFBundleURLTypes[1].CFBundleURLSchemes[0])
+// from finding: MOAT-PLAT-303 (high) URL handler performs a sensitive action without confirmation at LeakyBank/Links/LinkActions.swift:15
+// from finding: MOAT-PLAT-303 (high) URL handler performs a sensitive action without confirmation at LeakyBank/Links/LinkActions.swift:25
+// from finding: MOAT-PLAT-305 (medium) URL handler acts on the URL's values without validating them at LeakyBank/Links/LinkActions.swift:29
 // from surface: Code that receives URLs application:handleOpenURL: at LeakyBank/Legacy/LBLegacyURLHandler.m:10
 // from surface: URL schemes leakybank at LeakyBank/Info.plist:28 (CFBundleURLTypes[0].CFBundleURLSchemes[0])
 // from surface: URL schemes myapp at LeakyBank/Info.plist:36 (CFBundleURLTypes[1].CFBundleURLSchemes[0])
