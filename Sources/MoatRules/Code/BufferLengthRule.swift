@@ -196,16 +196,20 @@ public struct BufferLengthRule: SourceRule {
         }
     }
 
-    /// Allocations whose size argument is the size of the buffer they return (`malloc(n)`,
-    /// `UnsafeMutablePointer<T>.allocate(capacity: n)`, `[NSMutableData dataWithLength:n]`).
-    static let allocations: [String: (label: String?, index: Int)] = [
-        "malloc": (nil, 0), "allocate": ("capacity", 0), "dataWithLength:": (nil, 0), "initWithLength:": (nil, 0),
-    ]
+    /// Allocations whose first argument (or `capacity:`) is the size of the buffer they return: C
+    /// `malloc` and its kind, `UnsafeMutablePointer<T>.allocate(capacity:)`, `[NSMutableData dataWithLength:n]`.
+    static let allocations: [String: (label: String?, index: Int)] = {
+        var result: [String: (label: String?, index: Int)] = [:]
+        for name in APIs.allocationC.cFunctions { result[name] = (nil, 0) }
+        for selector in APIs.dataWithLength.selectors where selector.hasSuffix("Length:") { result[selector] = (nil, 0) }
+        result["allocate"] = ("capacity", 0)
+        return result
+    }()
 
     /// A copy into a heap buffer allocated with one size and given an untrusted length that is another
     /// value (`buf = malloc(header->size); memcpy(buf, src, header->length)`), with no check of the length.
     private func heapSizeMismatch(_ flow: TaintFlow, _ file: CodeFile) -> (Taint, String)? {
-        guard ["memcpy", "memmove", "__builtin_memcpy", "__builtin_memmove"].contains(flow.calledName),
+        guard APIs.memoryCopyC.cFunctions.contains(flow.calledName),
               let destination = flow.arguments[.destination], let length = flow.arguments[.length],
               let taint = flow.taints(.length).first(where: { $0.checks.isDisjoint(with: Self.unbounded) }), let source = taint.source,
               let size = Self.allocationSize(of: destination, in: file, before: flow.range) else { return nil }

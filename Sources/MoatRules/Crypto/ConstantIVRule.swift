@@ -2,7 +2,8 @@ import MoatCore
 import MoatSyntax
 
 /// An IV, nonce or salt made of a literal (a byte array, a string's bytes, `Data(base64Encoded:)` of a
-/// literal) given to a cipher or key derivation: CommonCrypto `CCCrypt` / `CCCryptorCreate` (iv),
+/// literal, a buffer of one repeated byte such as the all-zero `[UInt8](repeating: 0, count: 16)` that
+/// nothing fills) given to a cipher or key derivation: CommonCrypto `CCCrypt` / `CCCryptorCreate` (iv),
 /// `CCCryptorCreateWithMode` (iv), `CCKeyDerivationPBKDF` (salt), CryptoKit `AES.GCM.Nonce(data:)` and
 /// `ChaChaPoly.Nonce(data:)`, CryptoSwift `AES(key:iv:)`, block modes (`CBC(iv:)`, `GCM(iv:)`...) and
 /// `PBKDF2`/`Scrypt(password:salt:)`. Followed like MOAT-CRYP-202's keys, through locals, globals, `let`
@@ -44,6 +45,12 @@ public struct ConstantIVRule: SourceRule {
                                      CCPseudoRandomAlgorithm(kCCPRFHmacAlgSHA256), 100_000, &derived, derived.count)
             }
             let cipher = try AES(key: key, blockMode: CBC(iv: ↓"0102030405060708".bytes), padding: .pkcs7)
+            func encryptWithZeroIV(_ input: [UInt8], key: [UInt8], output: inout [UInt8]) {
+                let iv = ↓[UInt8](repeating: 0, count: kCCBlockSizeAES128)
+                var moved = 0
+                CCCrypt(CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES), CCOptions(kCCOptionPKCS7Padding), key, key.count,
+                        iv, input, input.count, &output, output.count, &moved)
+            }
             """),
             .nonTriggering("Cipher.swift", """
             import CommonCrypto
@@ -57,11 +64,18 @@ public struct ConstantIVRule: SourceRule {
                 CCCrypt(CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES), CCOptions(kCCOptionPKCS7Padding), key, key.count,
                         iv, input, input.count, &output, output.count, &moved)
             }
+            func encryptWithFilledIV(_ input: [UInt8], key: [UInt8], output: inout [UInt8]) {
+                var iv = [UInt8](repeating: 0, count: 16)
+                for index in 0..<iv.count { iv[index] = UInt8.random(in: 0...255) }
+                var moved = 0
+                CCCrypt(CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES), CCOptions(kCCOptionPKCS7Padding), key, key.count,
+                        iv, input, input.count, &output, output.count, &moved)
+            }
             func derive(_ password: String, salt: [UInt8], into derived: inout [UInt8]) {
                 CCKeyDerivationPBKDF(CCPBKDFAlgorithm(kCCPBKDF2), password, password.utf8.count, salt, salt.count,
                                      CCPseudoRandomAlgorithm(kCCPRFHmacAlgSHA256), 100_000, &derived, derived.count)
             }
-            """, note: "A nonce CryptoKit generates, an IV filled by SecRandomCopyBytes, a salt passed in."),
+            """, note: "A nonce CryptoKit generates, IVs filled by SecRandomCopyBytes or element by element, a salt passed in."),
             .triggering("Cipher.m", """
             static NSString *const kSalt = ↓@"0123456789abcdef";
             - (NSData *)deriveFrom:(NSString *)password {
