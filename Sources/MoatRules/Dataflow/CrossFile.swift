@@ -171,6 +171,11 @@ public struct DataflowFacts: Sendable, Hashable, Codable {
     public var adoptions: [TypeAdoption] = []
     /// Types that have methods with bodies in this file.
     public var implementedTypes: [String] = []
+    /// Constants other files may read (`ConstantExporter`).
+    public var constants: [ExportedConstant] = []
+    /// Names this file's settings rules could not resolve here (`Owner.name` or `name`, see
+    /// `ConstantResolver`): the linker gives it the other files' constants of those names.
+    public var constantQueries: [String] = []
 
     public init() {}
 }
@@ -193,10 +198,12 @@ public struct DataflowContext: Sendable, Hashable, Codable {
     public var seeds: [DataflowSeed] = []
     /// Methods of JSExport protocols, declared in other files, adopted by types implemented here.
     public var javaScriptExports: [JavaScriptProtocolFact] = []
+    /// Constants of other files that this file's settings rules asked about.
+    public var constants: [ExportedConstant] = []
 
     public init() {}
 
-    public var isEmpty: Bool { functions.isEmpty && seeds.isEmpty && javaScriptExports.isEmpty }
+    public var isEmpty: Bool { functions.isEmpty && seeds.isEmpty && javaScriptExports.isEmpty && constants.isEmpty }
 }
 
 /// Resolution of a call against functions of other files. Precision first: a call resolves only when

@@ -100,6 +100,27 @@ public struct CrossFileLinker {
                 if !exports.isEmpty { contexts[index, default: DataflowContext()].javaScriptExports = exports }
             }
         }
+
+        // Constants of other files that a file's settings rules asked about (`Owner.name` or `name`).
+        var constants: [String: [(file: Int, constant: ExportedConstant)]] = [:]
+        for (index, fileFacts) in facts.enumerated() {
+            for constant in fileFacts?.constants ?? [] {
+                constants[constant.owner.map { "\($0).\(constant.name)" } ?? constant.name, default: []].append((index, constant))
+            }
+        }
+        if !constants.isEmpty {
+            for (index, fileFacts) in facts.enumerated() {
+                guard let queries = fileFacts?.constantQueries, !queries.isEmpty else { continue }
+                var found: [ExportedConstant] = []
+                for query in queries.sorted() {
+                    let candidates = (constants[query] ?? []).filter { $0.file != index }
+                    // An ambiguous name is not followed.
+                    guard candidates.count == 1 else { continue }
+                    found.append(candidates[0].constant.resolved(paths[candidates[0].file]))
+                }
+                if !found.isEmpty { contexts[index, default: DataflowContext()].constants = found }
+            }
+        }
         return contexts
     }
 }
@@ -117,6 +138,9 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
     public var javaScriptProtocols: [JavaScriptProtocolFact]
     public var adoptions: [TypeAdoption]
     public var implementedTypes: [String]
+    /// The file's constants and constant queries: small, and needed for every file.
+    public var constants: [ExportedConstant] = []
+    public var constantQueries: [String] = []
 
     public init(functionNames: [String], summarizedNames: [String], calledNames: [String], outgoingNames: [String],
                 taintedCalls: [String], javaScriptProtocols: [JavaScriptProtocolFact], adoptions: [TypeAdoption],
@@ -140,6 +164,8 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
         javaScriptProtocols = facts.javaScriptProtocols
         adoptions = facts.adoptions
         implementedTypes = facts.implementedTypes
+        constants = facts.constants
+        constantQueries = facts.constantQueries
     }
 }
 
@@ -152,6 +178,8 @@ extension DataflowFacts {
         javaScriptProtocols = index.javaScriptProtocols
         adoptions = index.adoptions
         implementedTypes = index.implementedTypes
+        constants = index.constants
+        constantQueries = index.constantQueries
     }
 }
 

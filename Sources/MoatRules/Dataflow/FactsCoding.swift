@@ -148,6 +148,23 @@ struct FactsWriter {
             writer.strings(adoption.inherits)
         }
         strings(value.implementedTypes)
+        list(value.constants) { writer, constant in
+            writer.optional(constant.owner) { $0.string($1) }
+            writer.string(constant.name)
+            switch constant.value {
+            case .symbol(let name):
+                writer.int(0)
+                writer.string(name)
+            case .text(let text):
+                writer.int(1)
+                writer.string(text)
+            case .bytes(let count):
+                writer.int(2)
+                writer.int(count)
+            }
+            writer.location(constant.location)
+        }
+        strings(value.constantQueries)
     }
 }
 
@@ -270,10 +287,24 @@ struct FactsReader {
     }
 
     mutating func index() throws -> DataflowFactsIndex {
-        DataflowFactsIndex(functionNames: try strings(), summarizedNames: try strings(), calledNames: try strings(),
-                           outgoingNames: try strings(), taintedCalls: try strings(),
-                           javaScriptProtocols: try list { JavaScriptProtocolFact(name: try $0.string(), methods: try $0.strings()) },
-                           adoptions: try list { TypeAdoption(name: try $0.string(), inherits: try $0.strings()) },
-                           implementedTypes: try strings())
+        var index = DataflowFactsIndex(functionNames: try strings(), summarizedNames: try strings(), calledNames: try strings(),
+                                       outgoingNames: try strings(), taintedCalls: try strings(),
+                                       javaScriptProtocols: try list { JavaScriptProtocolFact(name: try $0.string(), methods: try $0.strings()) },
+                                       adoptions: try list { TypeAdoption(name: try $0.string(), inherits: try $0.strings()) },
+                                       implementedTypes: try strings())
+        index.constants = try list { reader in
+            let owner = try reader.optional { try $0.string() }
+            let name = try reader.string()
+            let value: ConstantValue
+            switch try reader.int() {
+            case 0: value = .symbol(try reader.string())
+            case 1: value = .text(try reader.string())
+            case 2: value = .bytes(try reader.int())
+            default: throw Malformed()
+            }
+            return ExportedConstant(owner: owner, name: name, value: value, location: try reader.location())
+        }
+        index.constantQueries = try strings()
+        return index
     }
 }

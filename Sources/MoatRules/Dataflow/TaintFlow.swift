@@ -21,6 +21,9 @@ public struct TaintFlow: Sendable {
     public var fixedDestination: Bool
     /// The full name of the function the sink is in.
     public var function: String?
+    /// The kinds of flow the sink reports (`TaintSink.kinds`): only taints of these kinds (or symbolic
+    /// parameter taints) are kept, also when a summary carries a caller's value to the sink.
+    public var kinds: Set<FlowKind> = [.untrusted, .remote]
 
     public func taints(_ role: SinkRole) -> [Taint] { roles[role] ?? [] }
     public var allTaints: [Taint] { roles.values.flatMap { $0 } }

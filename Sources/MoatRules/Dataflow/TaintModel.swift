@@ -15,6 +15,13 @@ public enum SourceKind: String, Sendable, Hashable, CaseIterable {
     case remoteContent
     /// A file or bundle URL the app built (not a flow that reaches sinks: see `FlowKind.localFile`).
     case localFileURL
+    /// A value named as a secret or personal datum (`password`, `authToken`, `cardNumber`; `SensitiveNaming`),
+    /// or a value of a type with such a property, encoded (a heuristic: medium confidence).
+    case sensitiveName
+    /// A value read from the Keychain (`SecItemCopyMatching`, Keychain wrapper libraries).
+    case keychain
+    /// The text of a secure text field (`isSecureTextEntry = true`, a SwiftUI `SecureField` binding).
+    case secureTextEntry
 
     /// Input an app receives through its URL scheme or universal links (MASTG "Testing Custom URL Schemes").
     public var isOpenedURL: Bool { self == .urlScheme || self == .universalLink }
@@ -73,6 +80,8 @@ public enum TaintCheck: String, Sendable, Hashable, CaseIterable {
     case protocolChecked
     /// A part of a URL chosen by whoever built it (query, fragment, path), not the URL itself.
     case urlPart
+    /// Hashed or encrypted (`SHA256.hash`, `AES.GCM.seal`, `hashPassword(_:)`): no longer the secret in clear.
+    case encrypted
     /// Found equal to a value the app holds (`state == storedState`, `[token isEqualToString:expected]`):
     /// an OAuth state or a nonce the app issued. Not an allowlist of constants, not a lookup of an item.
     case comparedWithValue
@@ -133,6 +142,9 @@ public struct Taint: Sendable {
     public var resetsCallerChecks = false
     /// For parameter taints: member names read along the way (to activate a caller's latent taint).
     public var members: Set<String> = []
+    /// The value is an object that holds the tainted value in one of its members (`account` after
+    /// `account.password = pin`, `FlowKind.fillsContainer`): the object carries it, its other members do not.
+    public var isContained = false
 
     public init(origin: TaintOrigin) {
         self.origin = origin
@@ -172,10 +184,12 @@ public struct Taint: Sendable {
         var product: ProductInfo?
         var classLookup: SourceRange?
         var resets: Bool
+        var contained: Bool
     }
 
     var key: Key {
-        Key(origin: origin, checks: checks, latent: latent, product: product, classLookup: classLookup, resets: resetsCallerChecks)
+        Key(origin: origin, checks: checks, latent: latent, product: product, classLookup: classLookup, resets: resetsCallerChecks,
+            contained: isContained)
     }
 }
 

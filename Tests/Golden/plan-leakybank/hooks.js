@@ -794,7 +794,7 @@ moatHookMethod({ label: "PinnedSessionDelegate -URLSession:didReceiveChallenge:c
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/APIClient.swift:22
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:34
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:43
-// ... and 5 more (see plan.md)
+// ... and 7 more (see plan.md)
 moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder: "trustResult" });
 
 // from finding: MOAT-NET-201 (critical) Server certificate accepted without evaluating the trust at LeakyBank/Network/PinnedSessionDelegate.swift:36
@@ -807,7 +807,7 @@ moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder:
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/APIClient.swift:22
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:34
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:43
-// ... and 5 more (see plan.md)
+// ... and 7 more (see plan.md)
 moatHookFunction({ label: "SecTrustEvaluateWithError", name: "SecTrustEvaluateWithError", decoder: "trustWithError" });
 
 // from code: urlSession(_:didReceive:completionHandler:) at LeakyBank/Network/PinnedSessionDelegate.swift:34
@@ -827,6 +827,7 @@ moatHookMethod({ label: "StagingSessionDelegate -URLSession:didReceiveChallenge:
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
 // from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
 moatHookMethod({ label: "NSData -writeToFile:atomically:", className: "NSData", swift: false, selector: "writeToFile:atomically:", classMethod: false });
@@ -837,6 +838,7 @@ moatHookMethod({ label: "NSData -writeToFile:atomically:", className: "NSData", 
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
 // from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
 moatHookMethod({ label: "NSData -writeToFile:options:error:", className: "NSData", swift: false, selector: "writeToFile:options:error:", classMethod: false, decoder: "dataWriting" });
@@ -847,6 +849,7 @@ moatHookMethod({ label: "NSData -writeToFile:options:error:", className: "NSData
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
 // from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
 moatHookMethod({ label: "NSData -writeToURL:options:error:", className: "NSData", swift: false, selector: "writeToURL:options:error:", classMethod: false, decoder: "dataWriting" });
@@ -857,6 +860,7 @@ moatHookMethod({ label: "NSData -writeToURL:options:error:", className: "NSData"
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
 // from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
 moatHookMethod({ label: "NSFileManager -createFileAtPath:contents:attributes:", className: "NSFileManager", swift: false, selector: "createFileAtPath:contents:attributes:", classMethod: false });
@@ -867,6 +871,7 @@ moatHookMethod({ label: "NSFileManager -createFileAtPath:contents:attributes:", 
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
 // from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
 moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" });
@@ -877,6 +882,7 @@ moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" 
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
 // from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
 moatHookFunction({ label: "SecItemUpdate", name: "SecItemUpdate", decoder: "keychain" });
@@ -943,6 +949,11 @@ moatHookMethod({ label: "LBBillSplitCoordinator -session:didReceiveData:fromPeer
 // from surface: Other IPC session:didReceiveStream:withName:fromPeer: at LeakyBank/Legacy/LBBillSplitSession.m:24
 moatHookMethod({ label: "LBBillSplitCoordinator -session:didReceiveStream:withName:fromPeer:", className: "LBBillSplitCoordinator", swift: false, selector: "session:didReceiveStream:withName:fromPeer:", classMethod: false });
 
+// from code: session:didReceiveData:fromPeer: at LeakyBank/Constants/LBPacketReader.m:16
+// from finding: MOAT-CODE-304 (high) Untrusted data copied without a length check at LeakyBank/Constants/LBPacketReader.m:19
+// from surface: Other IPC session:didReceiveData:fromPeer: at LeakyBank/Constants/LBPacketReader.m:16
+moatHookMethod({ label: "LBPacketReader -session:didReceiveData:fromPeer:", className: "LBPacketReader", swift: false, selector: "session:didReceiveData:fromPeer:", classMethod: false });
+
 // from code: session:didReceiveData:fromPeer: at LeakyBank/Legacy/LBSafeBillSplitSession.m:7
 // from surface: Other IPC session:didReceiveData:fromPeer: at LeakyBank/Legacy/LBSafeBillSplitSession.m:7
 moatHookMethod({ label: "LBSafeBillSplitCoordinator -session:didReceiveData:fromPeer:", className: "LBSafeBillSplitCoordinator", swift: false, selector: "session:didReceiveData:fromPeer:", classMethod: false });
@@ -997,4 +1008,4 @@ moatHookMethod({ label: "StatementImporter -session:didReceiveData:fromPeer:", c
 // note: Swift class: its runtime name is module-qualified (`Module.StatementImporter`, `_TtC…`) and the module is not known statically; hooks.js tries `LeakyBank` and then searches the app's classes.
 moatHookMethod({ label: "StatementImporter -session:didReceiveStream:withName:fromPeer:", className: "StatementImporter", swift: true, selector: "session:didReceiveStream:withName:fromPeer:", classMethod: false });
 
-moatLog('[moat] ' + "57 hooks requested by hooks.js");
+moatLog('[moat] ' + "58 hooks requested by hooks.js");

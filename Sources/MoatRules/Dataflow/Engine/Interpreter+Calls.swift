@@ -88,6 +88,7 @@ extension FunctionInterpreter {
                                 addingToResult: true) {
             call.addedTaints = [sourceTaint(hit, at: call.expression.range)]
         }
+        call.addedTaints += namedCallTaints(call, state)
         if let (source, urlIndex) = contentReader(call) {
             if let receiver = call.receiver { call.receiverTaints = eval(receiver, &state) }
             for argument in call.arguments { call.argumentTaints.append(eval(argument.value, &state)) }
@@ -149,11 +150,16 @@ extension FunctionInterpreter {
     /// C library calls that write untrusted bytes into a buffer argument (`recv(fd, buffer, ...)`): the
     /// buffer's variable becomes the source (decides nothing about the result).
     mutating func readIntoCOutArguments(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
-        guard file.language.isCFamily, case .identifier = call.callee.unwrapped.kind, let sources = TaintSources.cOutSources[call.name]
-        else { return nil }
+        guard case .identifier = call.callee.unwrapped.kind else { return nil }
+        var sources = TaintSources.outArgumentSources[call.name] ?? []
+        if file.language.isCFamily { sources += TaintSources.cOutSources[call.name] ?? [] }
         for source in sources {
-            guard case .cOutArgument(_, let index) = source.pattern, index < call.arguments.count,
-                  let root = stripped(call.arguments[index].value).rootName else { continue }
+            let argument: Int
+            switch source.pattern {
+            case .cOutArgument(_, let index), .outArgument(_, let index): argument = index
+            default: continue
+            }
+            guard argument < call.arguments.count, let root = stripped(call.arguments[argument].value).rootName else { continue }
             let hit = SourceHit(kind: source.kind, description: "\(source.description) by \(call.name)", range: call.expression.range,
                                 confidence: source.confidence)
             state.vars[root] = [sourceTaint(hit, at: call.expression.range)].mapTaints { $0.lineage.insert(root) }

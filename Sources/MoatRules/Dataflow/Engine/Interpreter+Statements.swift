@@ -284,9 +284,11 @@ extension FunctionInterpreter {
         var taints = eval(value, &state)
         if op != "=" { taints.merge(eval(target, &state)) }
         if case .closure = value.unwrapped.kind, let path = target.accessPath { state.closures[path] = value }
+        reachSetter(target: target, value: value, taints: taints, range: range, state)
         switch target.unwrapped.kind {
         case .subscriptAccess(let base, let arguments):
             for argument in arguments { _ = eval(argument.value, &state) }
+            if arguments.count == 1, let key = keyTaint(arguments[0].value, at: value.range) { taints.merge([key]) }
             if let root = base.rootName, !taints.isEmpty {
                 state.vars[root, default: []].merge(taints.mapTaints { $0.lineage.insert(root); $0.addStep(range, "stored into `\(root)`") })
             }
@@ -297,6 +299,27 @@ extension FunctionInterpreter {
             }
             for key in Array(state.vars.keys) where key.hasPrefix(path + ".") { state.vars[key] = nil }
             bind(path, taints, at: range, message: "flows into `\(path)`", &state)
+            fillContainer(path: path, taints: taints, range: range, &state)
+        }
+    }
+
+    /// A value of a kind that fills its container (`FlowKind.fillsContainer`) stored into a member of a
+    /// local object (`account.password = pin`) makes the object carry it.
+    mutating func fillContainer(path: String, taints: [Taint], range: SourceRange, _ state: inout InterpreterState) {
+        guard let dot = path.firstIndex(of: ".") else { return }
+        let root = String(path[..<dot])
+        guard root != SensitiveSources.selfName else { return }
+        let filling = taints.filter { $0.flow?.fillsContainer ?? false }
+        guard !filling.isEmpty else { return }
+        state.vars[root, default: []].merge(filling.mapTaints { $0.lineage.insert(root); $0.isContained = true; $0.addStep(range, "stored into `\(path)`") })
+    }
+
+    /// A property whose assignment is a sink (`UIPasteboard.general.string = token`).
+    mutating func reachSetter(target: Expression, value: Expression, taints: [Taint], range: SourceRange, _ state: InterpreterState) {
+        guard case .member(let base?, let name) = target.unwrapped.kind, let candidates = TaintSinks.setters[name] else { return }
+        let type = base.rootName.flatMap { state.types[$0] }
+        for sink in candidates where base.chainMentions(sink.receivers) || (type.map { t in sink.receivers.contains { t.hasText($0) } } ?? false) {
+            record(sink, calledName: file.text(target.range), range: range, roles: [(.value, value, taints)], fixed: false, state)
         }
     }
 

@@ -31,6 +31,10 @@ final class TaintEngine {
     var outgoingKeys: Set<OutgoingCall> = []
     /// Property types of the file's types, for receivers (`self.importer.save(...)`).
     var propertyTypes: [String: [String: String]] = [:]
+    /// Names judged by `SensitiveNaming`, with their type (a cache: names repeat).
+    var sensitiveNames: [String: SensitiveDataKind?] = [:]
+    /// Secure fields, secure-field bindings and types with secret properties of the file.
+    lazy var namedValues = NamedValueFacts(file)
 
     static let maximumRounds = 5
     static let maximumOutgoing = 500

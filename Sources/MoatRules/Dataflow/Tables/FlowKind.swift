@@ -28,6 +28,10 @@ public enum FlowKind: String, Sendable, Hashable, CaseIterable {
     /// the Documents directory). No sink reports it: it proves that a URL read by a content reader
     /// (`Data(contentsOf:)`) is local, so the content is not `remote`.
     case localFile
+    /// A secret or personal datum: a value named as one (`password`, `apiKey`, `cardNumber`; see
+    /// `SensitiveNaming`), read from the Keychain, or typed into a secure text field. Reported by the
+    /// storage, log, pasteboard and URL sinks (`Sinks+Sensitive.swift`), never by the injection sinks.
+    case sensitive
 
     /// How the first step of a reported path names where the value entered.
     var pathPhrase: String {
@@ -35,11 +39,17 @@ public enum FlowKind: String, Sendable, Hashable, CaseIterable {
         case .untrusted: "untrusted input"
         case .remote: "data received from the network"
         case .localFile: "a local file URL"
+        case .sensitive: "sensitive data"
         }
     }
 
     /// A kind that proves something about a value (`localFile`) rather than carrying harm: no sink reports it.
     var isProof: Bool { self == .localFile }
+
+    /// A value of this kind stored into a member of an object makes the object carry it
+    /// (`account.password = pin; realm.add(account)`): the object is written with the secret inside.
+    /// Not for input kinds, where a member of an object is not the object.
+    var fillsContainer: Bool { self == .sensitive }
 
     /// Every kind: what most transfers and checks apply to.
     static let every: Set<FlowKind> = Set(allCases)
@@ -62,6 +72,8 @@ extension SourceKind {
             .remote
         case .localFileURL:
             .localFile
+        case .sensitiveName, .keychain, .secureTextEntry:
+            .sensitive
         }
     }
 }

@@ -5,6 +5,8 @@ import MoatSyntax
 public enum SinkKind: String, Sendable, Hashable, CaseIterable {
     case filePath, javaScript, webViewLoad, openURL, classLookup, unarchive, memoryCopy, stringFromBuffer
     case allocation, predicateFormat, sqlStatement, sensitiveAction
+    /// Where sensitive data must not go (`Sinks+Sensitive.swift`).
+    case defaultsWrite, fileWrite, databaseWrite, logWrite, pasteboardWrite, urlString
     /// What a URL handler does with the URL's values: store, fetch (`URLActions`); show a screen.
     case urlAction, urlNavigation
 
@@ -21,6 +23,12 @@ public enum SinkKind: String, Sendable, Hashable, CaseIterable {
         case .webViewLoad: "MOAT-PLAT-302"
         case .sensitiveAction: "MOAT-PLAT-303"
         case .openURL: "MOAT-PLAT-304"
+        case .defaultsWrite: "MOAT-STOR-203"
+        case .fileWrite: "MOAT-STOR-204"
+        case .databaseWrite: "MOAT-STOR-301"
+        case .logWrite: "MOAT-STOR-302"
+        case .pasteboardWrite: "MOAT-STOR-303"
+        case .urlString: "MOAT-NET-301"
         case .urlAction, .urlNavigation: "MOAT-PLAT-305"
         }
     }
@@ -30,6 +38,8 @@ public enum SinkKind: String, Sendable, Hashable, CaseIterable {
 public enum SinkRole: String, Sendable, Hashable {
     case path, script, url, html, className, data, classes, destination, source, length, count, buffer, size
     case format, sql, argument
+    /// What is stored, logged, copied or sent (sensitive sinks), and the key it is stored under.
+    case value, key
     /// Untrusted input that chose to run the call (a condition on the path read it), not an argument.
     case trigger
 }
@@ -77,6 +87,9 @@ struct TaintSink: Sendable {
     var cFamilyOnly = false
     /// The kinds of flow this sink reports: input from the app's entry points and content from the network.
     var kinds: Set<FlowKind> = [.untrusted, .remote]
+    /// The spellings are properties whose assignment is the sink (`UIPasteboard.general.string = token`),
+    /// not calls.
+    var isSetter = false
 }
 
 /// THE table of sinks, each with the rule it belongs to (`SinkKind.ruleId`). One entry per API: its Swift,
@@ -191,16 +204,25 @@ enum TaintSinks {
 
         // MARK: Sensitive actions (MOAT-PLAT-303): matched by the called method's name, see `SensitiveActions`.
         TaintSink(kind: .sensitiveAction, api: "a sensitive action", spelling: APISpelling(), roles: [(.argument, .all)]),
-    ] + SensitiveActionAPIs.all + URLActions.all
+    ] + sensitive + SensitiveActionAPIs.all + URLActions.all
 
     /// Each spelling's entries, in table order, with the roles of that spelling's form.
     static let byName: [String: [SinkMatch]] = {
         var table: [String: [SinkMatch]] = [:]
-        for sink in all {
+        for sink in all where !sink.isSetter {
             let form = SinkMatch(sink: sink, roles: sink.roles, requiredLabels: sink.requiredLabels)
             for name in sink.spelling.swift + sink.spelling.c { table[name, default: []].append(form) }
             let objcForm = sink.objcForm.map { SinkMatch(sink: sink, roles: $0.roles, requiredLabels: $0.requiredLabels) } ?? form
             for name in sink.spelling.objc { table[name, default: []].append(objcForm) }
+        }
+        return table
+    }()
+
+    /// Properties whose assignment is a sink, by name.
+    static let setters: [String: [TaintSink]] = {
+        var table: [String: [TaintSink]] = [:]
+        for sink in all where sink.isSetter {
+            for name in sink.spelling.names { table[name, default: []].append(sink) }
         }
         return table
     }()
