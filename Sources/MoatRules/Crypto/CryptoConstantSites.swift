@@ -170,6 +170,8 @@ enum CryptoConstantSites {
                         guard !SecretNaming.isPlaceholder(text) else { continue }
                         sites.append(Site(literal: literal, use: argument, api: api, role: role, value: text, steps: steps))
                     case .bytes:
+                        // A zero-filled buffer stored in the keychain is a placeholder item, not a secret.
+                        if role == .storedSecret, case .call = literal.kind { continue }
                         sites.append(Site(literal: literal, use: argument, api: api, role: role, value: "…", steps: steps))
                     case .symbol:
                         break

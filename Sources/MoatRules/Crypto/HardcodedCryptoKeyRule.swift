@@ -120,7 +120,12 @@ public struct HardcodedCryptoKeyRule: SourceRule {
                 SecItemAdd(query as CFDictionary, nil)
             }
             let placeholder = SymmetricKey(data: "YOUR_KEY_HERE".data(using: .utf8)!)
-            """, note: "Generated keys, keys passed in, user input stored in the keychain, placeholders."),
+            func addBiometricMarker(_ access: SecAccessControl) {
+                let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccessControl as String: access,
+                                            kSecValueData as String: Data(repeating: 1, count: 1)]
+                SecItemAdd(query as CFDictionary, nil)
+            }
+            """, note: "Generated keys, keys passed in, user input stored in the keychain, placeholders, a marker item's dummy byte."),
         ])
 
     public init() {}

@@ -710,13 +710,13 @@ moatHookMethod({ label: "WKWebView -loadRequest:", className: "WKWebView", swift
 
 // ==== Unarchivers and parsers ====
 
-// from finding: MOAT-CODE-201 (medium) Archived class does not use secure coding at LeakyBank/Storage/StatementCoding.swift:3
+// from finding: MOAT-CODE-201 (low) Archived class does not use secure coding at LeakyBank/Storage/StatementCoding.swift:3
 // from surface: Deserialization CachedStatement: NSCoding at LeakyBank/Storage/StatementCoding.swift:3
 // note: Swift class: runtime name guessed from the module names (see the header of hooks.js).
 moatHookMethod({ label: "CachedStatement -initWithCoder:", className: "CachedStatement", swift: true, selector: "initWithCoder:", classMethod: false });
 
-// from finding: MOAT-CODE-001 (high) NSKeyedUnarchiver without secure coding at LeakyBank/Legacy/LBStatementArchive.m:8
-// from finding: MOAT-CODE-001 (high) NSKeyedUnarchiver without secure coding at LeakyBank/Storage/SessionStore.swift:24
+// from finding: MOAT-CODE-001 (medium) NSKeyedUnarchiver without secure coding at LeakyBank/Legacy/LBStatementArchive.m:8
+// from finding: MOAT-CODE-001 (medium) NSKeyedUnarchiver without secure coding at LeakyBank/Storage/SessionStore.swift:24
 // from surface: Deserialization NSKeyedUnarchiver unarchiveObjectWithData: at LeakyBank/Legacy/LBStatementArchive.m:8
 // from surface: Deserialization NSKeyedUnarchiver.unarchiveObject(with:) at LeakyBank/Storage/SessionStore.swift:24
 moatHookMethod({ label: "NSKeyedUnarchiver +unarchiveObjectWithData:", className: "NSKeyedUnarchiver", swift: false, selector: "unarchiveObjectWithData:", classMethod: true });
@@ -726,13 +726,13 @@ moatHookMethod({ label: "NSKeyedUnarchiver +unarchiveObjectWithData:", className
 // from surface: Deserialization NSKeyedUnarchiver.unarchivedObject(ofClass:from:) at LeakyBank/Storage/StatementCoding.swift:29
 moatHookMethod({ label: "NSKeyedUnarchiver +unarchivedObjectOfClass:fromData:error:", className: "NSKeyedUnarchiver", swift: false, selector: "unarchivedObjectOfClass:fromData:error:", classMethod: true });
 
-// from finding: MOAT-CODE-202 (high) Unarchiver accepts any class at LeakyBank/Storage/StatementCoding.swift:26
+// from finding: MOAT-CODE-202 (medium) Unarchiver accepts any class at LeakyBank/Storage/StatementCoding.swift:26
 // from surface: Deserialization NSKeyedUnarchiver.unarchivedObject(ofClasses:from:) at LeakyBank/Storage/StatementCoding.swift:26
 moatHookMethod({ label: "NSKeyedUnarchiver +unarchivedObjectOfClasses:fromData:error:", className: "NSKeyedUnarchiver", swift: false, selector: "unarchivedObjectOfClasses:fromData:error:", classMethod: true });
 
-// from finding: MOAT-CODE-001 (high) NSKeyedUnarchiver without secure coding at LeakyBank/Legacy/LBStatementArchive.m:8
-// from finding: MOAT-CODE-001 (high) NSKeyedUnarchiver without secure coding at LeakyBank/Storage/SessionStore.swift:24
-// from finding: MOAT-CODE-202 (high) Unarchiver accepts any class at LeakyBank/Storage/StatementCoding.swift:26
+// from finding: MOAT-CODE-001 (medium) NSKeyedUnarchiver without secure coding at LeakyBank/Legacy/LBStatementArchive.m:8
+// from finding: MOAT-CODE-001 (medium) NSKeyedUnarchiver without secure coding at LeakyBank/Storage/SessionStore.swift:24
+// from finding: MOAT-CODE-202 (medium) Unarchiver accepts any class at LeakyBank/Storage/StatementCoding.swift:26
 // from surface: Deserialization NSKeyedUnarchiver unarchiveObjectWithData: at LeakyBank/Legacy/LBStatementArchive.m:8
 // from surface: Deserialization NSKeyedUnarchiver unarchivedObjectOfClass:fromData:error: at LeakyBank/Legacy/LBStatementArchive.m:13
 // from surface: Deserialization NSKeyedUnarchiver.unarchiveObject(with:) at LeakyBank/Storage/SessionStore.swift:24
@@ -794,7 +794,7 @@ moatHookMethod({ label: "PinnedSessionDelegate -URLSession:didReceiveChallenge:c
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/APIClient.swift:22
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:34
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:43
-// ... and 7 more (see plan.md)
+// ... and 8 more (see plan.md)
 moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder: "trustResult" });
 
 // from finding: MOAT-NET-201 (critical) Server certificate accepted without evaluating the trust at LeakyBank/Network/PinnedSessionDelegate.swift:36
@@ -807,7 +807,7 @@ moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder:
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/APIClient.swift:22
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:34
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:43
-// ... and 7 more (see plan.md)
+// ... and 8 more (see plan.md)
 moatHookFunction({ label: "SecTrustEvaluateWithError", name: "SecTrustEvaluateWithError", decoder: "trustWithError" });
 
 // from code: urlSession(_:didReceive:completionHandler:) at LeakyBank/Network/PinnedSessionDelegate.swift:34
@@ -821,71 +821,101 @@ moatHookMethod({ label: "StagingSessionDelegate -URLSession:didReceiveChallenge:
 
 // ==== File writes and Keychain ====
 
+// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
+// ... and 6 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToFile:atomically:", className: "NSData", swift: false, selector: "writeToFile:atomically:", classMethod: false });
 
+// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
+// ... and 6 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToFile:options:error:", className: "NSData", swift: false, selector: "writeToFile:options:error:", classMethod: false, decoder: "dataWriting" });
 
+// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
+// ... and 6 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToURL:options:error:", className: "NSData", swift: false, selector: "writeToURL:options:error:", classMethod: false, decoder: "dataWriting" });
 
+// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
+// ... and 6 more (see plan.md)
 moatHookMethod({ label: "NSFileManager -createFileAtPath:contents:attributes:", className: "NSFileManager", swift: false, selector: "createFileAtPath:contents:attributes:", classMethod: false });
 
+// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
+// ... and 6 more (see plan.md)
 moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" });
 
+// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
+// ... and 6 more (see plan.md)
 moatHookFunction({ label: "SecItemUpdate", name: "SecItemUpdate", decoder: "keychain" });
+
+// ==== Pasteboard ====
+
+// from surface: Pasteboard "com.example.leakybank.wallet" at LeakyBank/Wallet/WalletShare.swift:5
+moatHookMethod({ label: "UIPasteboard +pasteboardWithName:create:", className: "UIPasteboard", swift: false, selector: "pasteboardWithName:create:", classMethod: true });
+
+// from surface: Pasteboard UIPasteboard.general.setItems(_:options:) at LeakyBank/Secrets/SecretLeaks.swift:31
+moatHookMethod({ label: "UIPasteboard -setItems:options:", className: "UIPasteboard", swift: false, selector: "setItems:options:", classMethod: false });
+
+// from finding: MOAT-STOR-303 (medium) Secret copied to the pasteboard at LeakyBank/Secrets/SecretLeaks.swift:30
+// from surface: Pasteboard UIPasteboard.general.string at LeakyBank/Secrets/SecretLeaks.swift:30
+// from surface: Pasteboard UIPasteboard.string at LeakyBank/Wallet/WalletShare.swift:8
+moatHookMethod({ label: "UIPasteboard -setString:", className: "UIPasteboard", swift: false, selector: "setString:", classMethod: false });
+
+// from finding: MOAT-STOR-303 (medium) Secret copied to the pasteboard at LeakyBank/Secrets/SecretLeaks.swift:30
+// from surface: Pasteboard UIPasteboard.general.string at LeakyBank/Secrets/SecretLeaks.swift:30
+// from surface: Pasteboard UIPasteboard.string at LeakyBank/Wallet/WalletShare.swift:8
+moatHookMethod({ label: "UIPasteboard -string", className: "UIPasteboard", swift: false, selector: "string", classMethod: false });
 
 // ==== File imports ====
 
@@ -1008,4 +1038,4 @@ moatHookMethod({ label: "StatementImporter -session:didReceiveData:fromPeer:", c
 // note: Swift class: its runtime name is module-qualified (`Module.StatementImporter`, `_TtC…`) and the module is not known statically; hooks.js tries `LeakyBank` and then searches the app's classes.
 moatHookMethod({ label: "StatementImporter -session:didReceiveStream:withName:fromPeer:", className: "StatementImporter", swift: true, selector: "session:didReceiveStream:withName:fromPeer:", classMethod: false });
 
-moatLog('[moat] ' + "58 hooks requested by hooks.js");
+moatLog('[moat] ' + "62 hooks requested by hooks.js");

@@ -63,6 +63,8 @@ public enum ConstantValue: Sendable, Hashable, Codable {
         case .call(let callee, let arguments, _) where isRepeatedByte(callee, arguments):
             // `[UInt8](repeating: 0, count: 16)`, `Data(count: 16)`: the same bytes every time.
             let count = arguments.first { $0.label == "count" }.flatMap { if case .integerLiteral(let text) = $0.value.unwrapped.kind { Int(text) } else { nil } }
+            // A byte or two is a marker, not a key, IV or salt.
+            if let count, count < ConstantTables.minimumByteCount { return nil }
             return (.bytes(count ?? 0), current)
         default:
             return conversionOperand(current).flatMap { of($0, symbols: [], depth: depth + 1) }
