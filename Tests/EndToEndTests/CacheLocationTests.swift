@@ -106,15 +106,15 @@ struct CacheLocationTests {
         // A regular file where the cache folder should be: no one, root included, can create a folder there.
         let blocker = work.appendingPathComponent("not-a-folder")
         try Data("x".utf8).write(to: blocker)
-        let expected = try ExampleAppTests.run(["scan", root.path, "--format", "json", "--no-cache"])
+        let expected = try ExampleAppTests.run(["scan", root.path, "--format", "json", "--no-cache", "--fail-on", "medium"])
 
-        let explicit = try ExampleAppTests.run(["scan", root.path, "--format", "json", "--cache-dir", blocker.appendingPathComponent("cache").path])
+        let explicit = try ExampleAppTests.run(["scan", root.path, "--format", "json", "--fail-on", "medium", "--cache-dir", blocker.appendingPathComponent("cache").path])
         #expect(explicit.status == 1)
         #expect(explicit.stderr.contains("moat: warning: cannot use the cache folder \(blocker.path)/cache ("), "\(explicit.stderr)")
         #expect(explicit.stderr.contains("scanning without a cache"))
         #expect(Self.withoutTimes(explicit.stdout) == Self.withoutTimes(expected.stdout))
 
-        let viaEnvironment = try MoatProcess.run(["scan", root.path, "--format", "json"], packageRoot: ExampleAppTests.packageRoot,
+        let viaEnvironment = try MoatProcess.run(["scan", root.path, "--format", "json", "--fail-on", "medium"], packageRoot: ExampleAppTests.packageRoot,
                                                  environment: ["XDG_CACHE_HOME": blocker.path])
         #expect(viaEnvironment.status == 1)
         #expect(viaEnvironment.stderr.contains("moat: warning: cannot use the cache folder \(blocker.path)/moat/"), "\(viaEnvironment.stderr)")

@@ -37,7 +37,7 @@ struct FailureBehaviourTests {
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         try Data([0x6C, 0x65, 0x74, 0xFF, 0xFE]).write(to: root.appendingPathComponent("App/Latin.swift"))
-        let result = try ExampleAppTests.run(["scan", root.path, "--format", "json", "--no-cache"])
+        let result = try ExampleAppTests.run(["scan", root.path, "--format", "json", "--no-cache", "--fail-on", "medium"])
         #expect(result.status == 1, "the finding in A.swift still counts")
         let document = try Self.json(result.stdout)
         let errors = try #require(document["errors"] as? [[String: String]])

@@ -105,3 +105,30 @@ struct ProjectScopeTests {
         #expect(marks == ["App/Onboarding-demo.swift": "ships", "Config/Credentials-demo.swift": "not-compiled", "Config/Keys.swift": "ships"])
     }
 }
+
+extension ProjectScopeTests {
+    /// Another app's package code (unclaimed by any target) scanned in the same run does not make this
+    /// app's permission "used".
+    @Test func anotherAppsPackageCodeDoesNotUseThisAppsPermissions() throws {
+        let settings = ["GENERATE_INFOPLIST_FILE = YES;", "INFOPLIST_KEY_NSLocationWhenInUseUsageDescription = \"Shows the branches near you.\";"]
+        let alpha = [
+            ExampleProject.path: ExampleProject.pbxproj(debug: settings, release: settings),
+            "App/Main.swift": "struct Main {}\n",
+        ]
+        let beta = [
+            ExampleProject.path: ExampleProject.pbxproj(),
+            "App/Main.swift": "struct Main {}\n",
+            "Packages/Geo/Sources/Geo/Locator.swift": "import CoreLocation\nlet manager = CLLocationManager()\nfunc start() { manager.requestWhenInUseAuthorization() }\n",
+        ]
+        var both: [String: String] = [:]
+        for (path, content) in alpha { both["Alpha/" + path] = content }
+        for (path, content) in beta { both["Beta/" + path] = content }
+        let together = try TemporaryTree(both)
+        defer { together.remove() }
+        let alone = try TemporaryTree(alpha)
+        defer { alone.remove() }
+        let aloneRows = Self.rows(try alone.scan(), under: "")
+        #expect(aloneRows.contains { $0.hasPrefix("MOAT-PRIV-103 App.xcodeproj/project.pbxproj:") }, "\(aloneRows)")
+        #expect(Self.rows(try together.scan(), under: "Alpha") == aloneRows)
+    }
+}

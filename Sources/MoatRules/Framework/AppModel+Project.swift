@@ -491,7 +491,44 @@ extension AppModel {
         // Code of another app's folder (a loose app unit) is never reachable from this one.
         let claimed = Set(units.filter { !$0.isLoose || $0.isApp }.flatMap { $0.sources.map(\.path) })
         let own = Set(unit.sources.map(\.path))
-        return sources.filter { own.contains($0.path) || !claimed.contains($0.path) }
+        // Unclaimed code (local packages, framework targets) is reachable only inside the unit's app folder:
+        // another app's package code scanned in the same run is not this app's.
+        let folder = appFolder(of: unit)
+        func inside(_ path: String) -> Bool { folder.map { $0.isEmpty || path.hasPrefix($0 + "/") } ?? true }
+        return sources.filter { own.contains($0.path) || (!claimed.contains($0.path) && inside($0.path)) }
+    }
+
+    /// The folder an app would be scanned as alone: the highest folder above the unit's project (or its
+    /// Info.plist, for loose files) that holds no other app — no other project with app targets, no app
+    /// Info.plist of another unit. nil when the unit has no place to start from.
+    func appFolder(of unit: AppUnit) -> String? {
+        func folder(_ path: String) -> String { AppUnit.folder(of: path) }
+        let start: String
+        if let project = unit.project {
+            start = project.isXcodeGenSpec ? folder(project.path) : folder(folder(project.path))
+        } else if let plist = unit.infoPlists.first {
+            start = folder(plist.path)
+        } else {
+            return nil
+        }
+        var markers: [String] = []
+        for other in units where other.isApp {
+            if let project = unit.project, other.project === project { continue }
+            if unit.project == nil, other.project == nil, other.infoPlists.map(\.path) == unit.infoPlists.map(\.path) { continue }
+            if let project = other.project { markers.append(project.path) }
+            markers += other.infoPlists.map(\.path)
+        }
+        func holdsOtherApp(_ candidate: String) -> Bool {
+            markers.contains { candidate.isEmpty || $0.hasPrefix(candidate + "/") }
+        }
+        var root = start
+        var candidate = start
+        while !candidate.isEmpty {
+            candidate = folder(candidate)
+            if holdsOtherApp(candidate) { break }
+            root = candidate
+        }
+        return root
     }
 
     /// Code compiled into the unit itself, non-shipping files (tests, mocks, fixtures, previews) excluded. Use it to decide that the unit *needs*

@@ -88,7 +88,8 @@ public struct CleartextRequestRule: SourceRule {
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
         guard unit.names.literalsContain(ignoringCase: "http") else { return }
-        let makesRequests = unit.names.containsAny(Self.requestNames)
+        // Decided on the file's text, not on the name gate: gates never decide a finding.
+        let makesRequests = Self.requestNames.contains { file.containsText($0) }
         let cache = LocalValuesCache(file: file)
         let webLoads = RequestURLs.cleartextWebLoads(in: file, cache: cache)
         let webConstructions = Set(webLoads.flatMap(\.urls).map { ObjectIdentifier($0.construction) })
