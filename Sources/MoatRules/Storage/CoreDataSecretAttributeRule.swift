@@ -3,7 +3,7 @@ import MoatFormats
 import MoatSyntax
 
 /// A Core Data entity (`*.xcdatamodeld/*.xcdatamodel/contents`) with a stored attribute named for a secret
-/// (password, token, PIN, card number, CVV, SSN… — `SensitiveAttributeNames`) whose store the app's code
+/// (password, token, PIN, card number, CVV, SSN… — `SensitiveAttributeNames`, on the `SensitiveNaming` table) whose store the app's code
 /// opens without file protection: a file of the code that can use the model (the targets that bundle it)
 /// opens a store (`loadPersistentStores`, `addPersistentStore`) and never mentions
 /// `NSPersistentStoreFileProtectionKey`, and no Data Protection entitlement raises the default to Complete.
@@ -140,13 +140,15 @@ public struct CoreDataSecretAttributeRule: AppRule {
             if !context.units.isEmpty, context.units.allSatisfy(Self.defaultsToComplete) { continue }
             for (entity, attributes) in secrets {
                 guard let first = attributes.first else { continue }
-                let names = attributes.map { "`\($0.name)`" }.joined(separator: ", ")
+                let names = attributes.map { attribute in
+                    SensitiveAttributeNames.sensitiveKind(attribute).map { "\($0.phrase) (`\(attribute.name)`)" } ?? "`\(attribute.name)`"
+                }.joined(separator: ", ")
                 var related = attributes.dropFirst().map { attribute in
                     RelatedLocation(location: Location(path: model.path, line: attribute.line, column: attribute.column),
                                     message: "`\(entity.name).\(attribute.name)` is secret-named too.")
                 }
                 related += stores.map { RelatedLocation(location: $0, message: "The store is opened here without `NSPersistentStoreFileProtectionKey`.") }
-                sink.report("Core Data entity `\(entity.name)` stores \(names) in a store opened without file protection: the SQLite file keeps them readable while the device is locked after the first unlock, and in backups. Keep secrets in the Keychain, or open the store with `FileProtectionType.complete`.",
+                sink.report("Core Data entity `\(entity.name)` stores \(names) in a store opened without file protection: the SQLite file keeps \(attributes.count == 1 ? "it" : "them") readable while the device is locked after the first unlock, and in backups. Keep secrets in the Keychain, or open the store with `FileProtectionType.complete`.",
                             at: Location(path: model.path, line: first.line, column: first.column),
                             related: related, evidence: model.line(first.line))
             }
@@ -263,37 +265,22 @@ public struct CoreDataSecretAttributeRule: AppRule {
     }
 }
 
-/// Attribute names that hold a secret or a sensitive personal value: the secret names of `SecretNaming`
-/// (password, passcode, token, secret, credential, API key…) and the personal ones a model is likely to
-/// hold (PIN, card number, CVV/CVC, SSN, social security number). A name that describes the value
-/// (`passwordHint`, `pinLength`), a flag (`isPinned`, `hasPassword`), or an encrypted, hashed or masked
-/// form (`encryptedPassword`, `passwordHash`, `cardNumberLast4`) is not one. Only types that can hold the
-/// value count (strings, binary data, transformables, integers for PINs); an attribute whose value
-/// transformer encrypts it does not.
+/// Attributes that hold a secret or a sensitive personal value: names `SensitiveNaming` judges sensitive
+/// (password, passcode, PIN, token, secret, credential, API key, card number, CVV, SSN…; not names that
+/// describe the value such as `passwordHint` or `pinLength`, flags such as `isPinned`, or encrypted, hashed
+/// and masked forms such as `encryptedPassword`, `passwordHash`, `cardNumberLast4`), of a type that can hold
+/// the value (strings, binary data, transformables, integers for a PIN), stored (not transient), and not
+/// encrypted by the attribute's value transformer.
 public enum SensitiveAttributeNames {
-    static let personalHeads: Set<String> = ["cvv", "cvv2", "cvc", "cvc2", "ssn", "pin", "pincode", "passcode", "iban"]
-    static let protectedWords: Set<String> = ["encrypted", "encrypt", "hashed", "hash", "cipher", "ciphertext", "sealed",
-                                              "obfuscated", "masked", "last4", "lastfour", "redacted", "salted", "wrapped"]
     static let valueTypes: Set<String> = ["String", "Binary", "Transformable", "Integer 16", "Integer 32", "Integer 64", "URI"]
 
-    public static func holdsSecret(_ attribute: CoreDataAttribute) -> Bool {
-        guard !attribute.isTransient else { return false }
-        if let type = attribute.type, !valueTypes.contains(type) { return false }
+    public static func sensitiveKind(_ attribute: CoreDataAttribute) -> SensitiveDataKind? {
+        guard !attribute.isTransient else { return nil }
+        if let type = attribute.type, !valueTypes.contains(type) { return nil }
         if let transformer = attribute.valueTransformer?.lowercased(),
-           transformer.contains("encrypt") || transformer.contains("crypt") || transformer.contains("cipher") { return false }
-        return isSensitiveName(attribute.name)
+           transformer.contains("encrypt") || transformer.contains("crypt") || transformer.contains("cipher") { return nil }
+        return SensitiveNaming.kind(ofName: attribute.name)
     }
 
-    public static func isSensitiveName(_ name: String) -> Bool {
-        let words = SecretNaming.words(name)
-        guard let last = words.last else { return false }
-        if words.contains(where: protectedWords.contains) { return false }
-        if words.count > 1, SecretNaming.flagPrefixes.contains(words[0]) { return false }
-        if SecretNaming.kind(ofName: name) != nil { return true }
-        if personalHeads.contains(last) { return true }
-        // card number, credit card number, social security number
-        if last == "number", words.count >= 2, ["card", "security"].contains(words[words.count - 2]) { return true }
-        if last == "cardnumber" || last == "creditcard" { return true }
-        return false
-    }
+    public static func holdsSecret(_ attribute: CoreDataAttribute) -> Bool { sensitiveKind(attribute) != nil }
 }
