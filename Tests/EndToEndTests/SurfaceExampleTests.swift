@@ -80,10 +80,12 @@ struct SurfaceExampleTests {
             "offers @ LeakyBank/Web/OffersViewController.swift:17:9",
             "RatesBridgeExports @ LeakyBank/Web/OffersViewController.swift:70:16",
         ])
-        // Endpoints from URL literals: both hosts are reachable over plain HTTP because ATS is off.
+        // Endpoints from URL literals: the two hosts written with http:// are reachable over plain HTTP because
+        // ATS is off; the secrets feature's API host is only written with https://.
         #expect(Self.entries(surface, "networkEndpoints").map { "\(Self.summary($0)) \($0["kind"] as? String ?? "?")" } == [
             "partners.leakybank.example @ LeakyBank/Legacy/LBOffersBridge.m:13:39 http, https",
             "rates.leakybank.example @ LeakyBank/Network/APIClient.swift:5:27 http, https",
+            "api.leakybank.example @ LeakyBank/Secrets/SecretLeaks.swift:36:21 https",
         ])
         // The peer-to-peer file transfer whose path handling is unsafe carries the path-traversal finding.
         let imports = Self.entries(surface, "fileImports")
