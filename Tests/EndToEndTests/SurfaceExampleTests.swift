@@ -80,10 +80,11 @@ struct SurfaceExampleTests {
             "offers @ LeakyBank/Web/OffersViewController.swift:17:9",
             "RatesBridgeExports @ LeakyBank/Web/OffersViewController.swift:70:16",
         ])
-        // Endpoints from URL literals: both hosts are reachable over plain HTTP because ATS is off.
+        // Endpoints from URL literals: the first two hosts are reachable over plain HTTP because ATS is off.
         #expect(Self.entries(surface, "networkEndpoints").map { "\(Self.summary($0)) \($0["kind"] as? String ?? "?")" } == [
             "partners.leakybank.example @ LeakyBank/Legacy/LBOffersBridge.m:13:39 http, https",
             "rates.leakybank.example @ LeakyBank/Network/APIClient.swift:5:27 http, https",
+            "api.leakybank.example @ LeakyBank/Secrets/SecretLeaks.swift:36:21 https",
         ])
         // The peer-to-peer file transfer whose path handling is unsafe carries the path-traversal finding.
         let imports = Self.entries(surface, "fileImports")
@@ -93,6 +94,8 @@ struct SurfaceExampleTests {
         #expect((safe["notes"] as? [Any])?.isEmpty == true)
         // A named pasteboard (shared with the team's apps) is listed with its name, beside what is written to it.
         #expect(Self.entries(surface, "pasteboard").map { "\($0["kind"] as? String ?? "?"): \(Self.summary($0))" } == [
+            "write: UIPasteboard.general.string @ LeakyBank/Secrets/SecretLeaks.swift:30:9",
+            "write: UIPasteboard.general.setItems(_:options:) @ LeakyBank/Secrets/SecretLeaks.swift:31:9",
             "named pasteboard: \"com.example.leakybank.wallet\" @ LeakyBank/Wallet/WalletShare.swift:5:22",
             "write: UIPasteboard.string @ LeakyBank/Wallet/WalletShare.swift:8:9",
         ])

@@ -88,7 +88,12 @@ public struct CleartextRequestRule: SourceRule {
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
         guard unit.names.literalsContain(ignoringCase: "http") else { return }
-        let makesRequests = unit.names.containsAny(Self.requestNames)
+        // Read from the code, not from the names index: a gate may skip work, never decide a message.
+        var makesRequests = false
+        file.forEachExpression { expression, _ in
+            guard !makesRequests, let name = expression.baseCallName else { return }
+            if Self.requestNames.contains(name) { makesRequests = true }
+        }
         let cache = LocalValuesCache(file: file)
         let webLoads = RequestURLs.cleartextWebLoads(in: file, cache: cache)
         let webConstructions = Set(webLoads.flatMap(\.urls).map { ObjectIdentifier($0.construction) })
