@@ -88,8 +88,12 @@ public struct CleartextRequestRule: SourceRule {
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
         guard unit.names.literalsContain(ignoringCase: "http") else { return }
-        // Decided on the file's text, not on the name gate: gates never decide a finding.
-        let makesRequests = Self.requestNames.contains { file.containsText($0) }
+        // Read from the code, not from the names index: a gate may skip work, never decide a message.
+        var makesRequests = false
+        file.forEachExpression { expression, _ in
+            guard !makesRequests, let name = expression.baseCallName else { return }
+            if Self.requestNames.contains(name) { makesRequests = true }
+        }
         let cache = LocalValuesCache(file: file)
         let webLoads = RequestURLs.cleartextWebLoads(in: file, cache: cache)
         let webConstructions = Set(webLoads.flatMap(\.urls).map { ObjectIdentifier($0.construction) })

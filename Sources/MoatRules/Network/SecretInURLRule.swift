@@ -63,7 +63,10 @@ public struct SecretInURLRule: SourceRule {
         let file = unit.code
         let flows = SensitiveFlows.flows(unit, .urlString, roles: [.url, .value])
         guard !flows.isEmpty else { return }
-        let formBody = unit.names.contains("httpBody") || unit.names.contains("HTTPBody")
+        var formBody = false
+        file.forEachExpression { expression, _ in
+            if !formBody, let name = expression.name, name == "httpBody" || name == "HTTPBody" { formBody = true }
+        }
         for (flow, taint) in flows {
             let what = DataflowReporting.capitalized(SensitiveFlows.describe(taint))
             if let string = flow.arguments[.url] {

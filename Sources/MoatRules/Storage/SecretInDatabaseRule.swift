@@ -81,7 +81,10 @@ public struct SecretInDatabaseRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        let encryptedRealm = unit.names.contains("encryptionKey")
+        var encryptedRealm = false
+        file.forEachExpression { expression, _ in
+            if !encryptedRealm, expression.name == "encryptionKey" { encryptedRealm = true }
+        }
         var reported = Set<Int>()
         for (flow, taint) in SensitiveFlows.flows(unit, .databaseWrite) {
             let isRealm = flow.api.hasPrefix("Realm")

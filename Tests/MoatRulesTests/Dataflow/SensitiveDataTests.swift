@@ -12,13 +12,13 @@ struct SensitiveNamingTests {
         let secret = ["password", "userPassword", "newPassword", "confirm_password", "passcode", "pin", "userPIN", "pinCode", "apiKey",
                       "API_KEY", "kPrivateKey", "accessToken", "refresh_token", "authTokenString", "clientSecret", "credentials",
                       "cardNumber", "credit_card_number", "cvv", "ssn", "socialSecurityNumber", "otp", "verificationCode", "backupCode",
-                      "seedPhrase", "mnemonic", "sessionId", "jwt", "txtPassword", "encryptionKey"]
+                      "seedPhrase", "mnemonic", "jwt", "txtPassword", "encryptionKey"]
         for name in secret { #expect(SensitiveNaming.kind(ofName: name) != nil, "\(name) should be sensitive") }
         let quiet = ["pinned", "spinner", "tokenizer", "keyPath", "passwordHint", "tokenCount", "secretLabel", "passwordField",
                      "passwordKey", "tokenExpiry", "passwordHash", "hashedPassword", "encryptedToken", "isPasswordSet", "showPassword",
                      "deviceToken", "nextPageToken", "notificationToken", "certificatePin", "mapPin", "phoneNumber", "countryCode",
                      "statusCode", "userId", "cacheKey", "secretsManager", "passwordPolicy", "passwordRequired", "tokenType",
-                     "wrongCredentials", "invalidPassword", "syncToken", "observerToken"]
+                     "wrongCredentials", "invalidPassword", "syncToken", "observerToken", "sessionId"]
         for name in quiet { #expect(SensitiveNaming.kind(ofName: name) == nil, "\(name) should stay quiet") }
         #expect(SensitiveNaming.kind(ofName: "cardNumber") == .cardNumber)
         #expect(SensitiveNaming.kind(ofName: "pinCode") == .pin)

@@ -18,7 +18,12 @@ extension FunctionInterpreter {
             let named = base.flatMap { memberNameTaint($0, name, at: expression.range, state) }
             if let path = expression.accessPath, let stored = state.vars[path] { return named.map { stored.merging([$0]) } ?? stored }
             guard let base else { return [] }
-            let taints = eval(base, &state)
+            var taints = eval(base, &state)
+            if named == nil, let record = base.nameChain.last, engine.sensitiveKind(of: record, type: nil) == .credential {
+                // `credentials.userId`: a member of a record named for credentials is not a secret by that name.
+                let range = base.range
+                taints = taints.filter { $0.source?.kind != .sensitiveName || $0.source?.range != range }
+            }
             let read = readMember(taints, name, path: expression.accessPath, at: expression.range)
             return named.map { read.merging([$0]) } ?? read
         case .call:

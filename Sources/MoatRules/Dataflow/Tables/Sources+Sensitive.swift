@@ -31,7 +31,7 @@ public enum SensitiveDataKind: String, Sendable, Hashable {
 /// | number, num, no | after card, cc, credit, passport, ssn, iban, or social security | `phoneNumber`, `pageNumber`, `buildNumber` |
 /// | code | after pin, security, verification, otp, passcode, auth, authorization, recovery, backup, cvv | `countryCode`, `statusCode`, `errorCode` |
 /// | phrase | after pass, seed, recovery, secret | |
-/// | id | after session | `userId`, `tokenId` |
+/// | id | never: a session id in an app names an analytics or encryption session | `sessionId`, `userId`, `tokenId` |
 ///
 /// Anything else as head word is metadata about a secret, not the secret: `passwordHint`, `tokenCount`,
 /// `secretLabel`, `passwordField`, `tokenExpiry`, `passwordHash`, `pinnedKeys`, `tokenizer`, `keyPath`,
@@ -102,7 +102,8 @@ public enum SensitiveNaming {
         case "key", "keys":
             kind = previous.flatMap { SecretNaming.keyCompounds[$0] }.map(convert)
         case "id", "identifier":
-            kind = previous == "session" ? .sessionId : nil
+            // A session id is an identifier in apps (analytics, encryption sessions), not a credential.
+            kind = nil
         case "number", "num", "no", "nr":
             if let previous, numberQualifiers.contains(previous) { kind = previous == "passport" || previous == "ssn" ? .nationalId : .cardNumber }
             if previous == "security", words.count >= 3, words[words.count - 3] == "social" { kind = .nationalId }
