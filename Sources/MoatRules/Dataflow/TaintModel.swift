@@ -15,6 +15,8 @@ public enum SourceKind: String, Sendable, Hashable, CaseIterable {
     case remoteContent
     /// A file or bundle URL the app built (not a flow that reaches sinks: see `FlowKind.localFile`).
     case localFileURL
+    /// A value read back from the app's storage (`UserDefaults`, a file read by path; see `FlowKind.stored`).
+    case storedValue
 
     /// Input an app receives through its URL scheme or universal links (MASTG "Testing Custom URL Schemes").
     public var isOpenedURL: Bool { self == .urlScheme || self == .universalLink }
@@ -73,6 +75,9 @@ public enum TaintCheck: String, Sendable, Hashable, CaseIterable {
     case protocolChecked
     /// A part of a URL chosen by whoever built it (query, fragment, path), not the URL itself.
     case urlPart
+    /// An entry name read from an archive (`entry.path`, `archive_entry_pathname`): chosen by whoever made
+    /// the archive, even when the archive is a file the system created (`ArchiveEntries`).
+    case archiveEntry
 
     /// Checks that lose their meaning when the value is transformed into another path or name.
     static let pathChecks: Set<TaintCheck> = [.rejectsDotDot, .rejectsDot, .rejectsEmpty, .prefixChecked, .allowlisted, .validated]

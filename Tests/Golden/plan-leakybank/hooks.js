@@ -894,6 +894,11 @@ moatHookMethod({ label: "LBSafeBillSplitCoordinator -session:didFinishReceivingR
 // from surface: File imports session:didFinishReceivingResourceWithName:fromPeer:atURL:withError: at LeakyBank/Legacy/LBSafeStatementImporter.m:11
 moatHookMethod({ label: "LBSafeStatementImporter -session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:", className: "LBSafeStatementImporter", swift: false, selector: "session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:", classMethod: false });
 
+// from code: documentPicker:didPickDocumentsAtURLs: at LeakyBank/Archive/LBStatementBundleUnzipper.m:12
+// from finding: MOAT-CODE-301 (high) Untrusted file name used in a file path at LeakyBank/Archive/LBStatementBundleUnzipper.m:19
+// from surface: File imports documentPicker:didPickDocumentsAtURLs: at LeakyBank/Archive/LBStatementBundleUnzipper.m:12
+moatHookMethod({ label: "LBStatementBundleUnzipper -documentPicker:didPickDocumentsAtURLs:", className: "LBStatementBundleUnzipper", swift: false, selector: "documentPicker:didPickDocumentsAtURLs:", classMethod: false });
+
 // from code: session:didFinishReceivingResourceWithName:fromPeer:atURL:withError: at LeakyBank/Legacy/LBStatementImporter.m:11
 // from finding: MOAT-CODE-301 (high) Untrusted file name used in a file path at LeakyBank/Legacy/LBStatementImporter.m:23
 // from surface: File imports session:didFinishReceivingResourceWithName:fromPeer:atURL:withError: at LeakyBank/Legacy/LBStatementImporter.m:11
@@ -991,4 +996,4 @@ moatHookMethod({ label: "StatementImporter -session:didReceiveData:fromPeer:", c
 // note: Swift class: its runtime name is module-qualified (`Module.StatementImporter`, `_TtC…`) and the module is not known statically; hooks.js tries `LeakyBank` and then searches the app's classes.
 moatHookMethod({ label: "StatementImporter -session:didReceiveStream:withName:fromPeer:", className: "StatementImporter", swift: true, selector: "session:didReceiveStream:withName:fromPeer:", classMethod: false });
 
-moatLog('[moat] ' + "57 hooks requested by hooks.js");
+moatLog('[moat] ' + "58 hooks requested by hooks.js");

@@ -16,6 +16,9 @@ extension FunctionInterpreter {
             if let path = expression.accessPath, let stored = state.vars[path] { return stored }
             guard let base else { return [] }
             let taints = eval(base, &state)
+            if isArchiveEntryName(base, name, state) {
+                return ArchiveEntries.entryName(of: taints, at: expression.range, api: CodeText.of(expression, in: file))
+            }
             return readMember(taints, name, path: expression.accessPath, at: expression.range)
         case .call:
             return evalCall(expression, &state)

@@ -28,6 +28,10 @@ public enum FlowKind: String, Sendable, Hashable, CaseIterable {
     /// the Documents directory). No sink reports it: it proves that a URL read by a content reader
     /// (`Data(contentsOf:)`) is local, so the content is not `remote`.
     case localFile
+    /// A value read back from the app's own storage (`UserDefaults`, a file read by path): whoever could
+    /// write that storage chose it. Only class lookups report it (MOAT-CODE-303, at medium severity and low
+    /// confidence: the app usually wrote the value itself).
+    case stored
 
     /// How the first step of a reported path names where the value entered.
     var pathPhrase: String {
@@ -35,6 +39,7 @@ public enum FlowKind: String, Sendable, Hashable, CaseIterable {
         case .untrusted: "untrusted input"
         case .remote: "data received from the network"
         case .localFile: "a local file URL"
+        case .stored: "a value read back from storage"
         }
     }
 
@@ -62,6 +67,8 @@ extension SourceKind {
             .remote
         case .localFileURL:
             .localFile
+        case .storedValue:
+            .stored
         }
     }
 }

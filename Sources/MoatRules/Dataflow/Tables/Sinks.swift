@@ -5,11 +5,13 @@ import MoatSyntax
 public enum SinkKind: String, Sendable, Hashable, CaseIterable {
     case filePath, javaScript, webViewLoad, openURL, classLookup, unarchive, memoryCopy, stringFromBuffer
     case allocation, predicateFormat, sqlStatement, sensitiveAction
+    /// A library call that extracts a whole archive without checking that entries stay in the destination.
+    case archiveExtraction
 
     /// The rule that reports flows into this kind of sink.
     public var ruleId: String {
         switch self {
-        case .filePath: "MOAT-CODE-301"
+        case .filePath, .archiveExtraction: "MOAT-CODE-301"
         case .classLookup, .unarchive: "MOAT-CODE-303"
         case .memoryCopy, .stringFromBuffer: "MOAT-CODE-304"
         case .allocation: "MOAT-CODE-305"
@@ -27,6 +29,8 @@ public enum SinkKind: String, Sendable, Hashable, CaseIterable {
 public enum SinkRole: String, Sendable, Hashable {
     case path, script, url, html, className, data, classes, destination, source, length, count, buffer, size
     case format, sql, argument
+    /// The archive a library extracts, and the folder it extracts into.
+    case archive, folder
 }
 
 enum ArgumentSelector: Sendable, Hashable {
@@ -145,7 +149,7 @@ enum TaintSinks {
 
         // MARK: Deserialization (MOAT-CODE-303)
         TaintSink(kind: .classLookup, api: "NSClassFromString", spelling: APISpelling(APIs.classLookup),
-                  roles: [(.className, .index(0))]),
+                  roles: [(.className, .index(0))], kinds: [.untrusted, .remote, .stored]),
         TaintSink(kind: .unarchive, api: "NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)",
                   spelling: APISpelling(APIs.keyedUnarchiverSecure),
                   roles: [(.classes, .index(0)), (.data, .label(["from", "fromData"]))]),
@@ -195,7 +199,7 @@ enum TaintSinks {
 
         // MARK: Sensitive actions (MOAT-PLAT-303): matched by the called method's name, see `SensitiveActions`.
         TaintSink(kind: .sensitiveAction, api: "a sensitive action", spelling: APISpelling(), roles: [(.argument, .all)]),
-    ]
+    ] + archive
 
     /// Each spelling's entries, in table order, with the roles of that spelling's form.
     static let byName: [String: [SinkMatch]] = {

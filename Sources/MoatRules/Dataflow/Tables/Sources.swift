@@ -223,7 +223,7 @@ enum TaintSources {
         TaintSource(kind: .network, description: "decoded data",
                     pattern: .decoder(names: APISpelling(APIs.jsonSerializationRead, APIs.propertyListSerializationRead)
                         .adding(swift: ["decode"]))),
-    ]
+    ] + stored
 
     /// Parameter sources by function full name.
     static let parameterSources: [String: [(index: Int, source: TaintSource, latent: Set<String>?)]] = {
