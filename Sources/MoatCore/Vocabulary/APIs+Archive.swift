@@ -55,18 +55,10 @@ extension APIs {
     public static let libarchiveReadOpen = API(
         "archive_read_open_filename", cFunctions: ["archive_read_open_filename", "archive_read_open_memory", "archive_read_open_fd"])
 
-    /// `fopen`: opens the file at a path (a path sink for C and for Swift code that calls it).
-    public static let fileOpen = API("fopen", cFunctions: ["fopen", "freopen"])
+    /// The APIs of this file, for `APIs.all`.
+    static let archive: [API] = [
+        zipFoundationUnzipItem, ssZipArchiveUnzip, zipUnzipFile, zipFoundationExtract, minizipCurrentFileInfo, libarchiveEntryPathname,
+        libarchiveReadOpen,
+    ]
 }
 
-// Decoders of data (issue 14): what they return is as untrusted as what they read.
-extension APIs {
-    /// `JSONDecoder` and `PropertyListDecoder` `decode(_:from:)`.
-    public static let codableDecoders = API(
-        "JSONDecoder.decode(_:from:)", classes: ["JSONDecoder", "PropertyListDecoder"], swift: ["decode(_:from:)"])
-    /// `XMLParser` (`NSXMLParser`) on data, a URL or a stream: its delegate receives the document's text.
-    public static let xmlParser = API(
-        "XMLParser(data:)", classes: ["XMLParser", "NSXMLParser"],
-        swift: ["XMLParser(data:)", "XMLParser(contentsOf:)", "XMLParser(stream:)"],
-        selectors: ["initWithData:", "initWithContentsOfURL:", "initWithStream:"])
-}

@@ -107,11 +107,57 @@ public enum APIs {
     /// The removed `UIWebView` class.
     public static let uiWebView = API("UIWebView", classes: ["UIWebView"])
 
+    /// JavaScript evaluated in a `JSContext`.
+    public static let javaScriptContextEvaluation = API(
+        "JSContext.evaluateScript(_:)", classes: ["JSContext"],
+        swift: ["evaluateScript(_:)", "evaluateScript(_:withSourceURL:)"], selectors: ["evaluateScript:", "evaluateScript:withSourceURL:"])
+
+    /// A user script created from source text.
+    public static let userScriptCreation = API(
+        "WKUserScript(source:injectionTime:forMainFrameOnly:)", classes: ["WKUserScript"],
+        swift: ["WKUserScript(source:injectionTime:forMainFrameOnly:)", "WKUserScript(source:injectionTime:forMainFrameOnly:in:)"],
+        selectors: ["initWithSource:injectionTime:forMainFrameOnly:"])
+
+    /// A web view's load of a request.
+    public static let webViewLoadRequest = API(
+        "WKWebView.load(_:)", classes: ["WKWebView", "UIWebView"], swift: ["load(_:)"], selectors: ["loadRequest:"])
+
+    /// A web view's load of data of a MIME type.
+    public static let webViewLoadData = API(
+        "WKWebView.load(_:mimeType:characterEncodingName:baseURL:)", classes: ["WKWebView", "UIWebView"],
+        swift: ["load(_:mimeType:characterEncodingName:baseURL:)"], selectors: ["loadData:MIMEType:characterEncodingName:baseURL:"])
+
+    /// A web view's load of a local file, with the folder it may read.
+    public static let webViewLoadFileURL = API(
+        "WKWebView.loadFileURL(_:allowingReadAccessTo:)", classes: ["WKWebView"],
+        swift: ["loadFileURL(_:allowingReadAccessTo:)"], selectors: ["loadFileURL:allowingReadAccessToURL:"])
+
+    /// A web view's load of an HTML string.
+    public static let webViewLoadHTML = API(
+        "WKWebView.loadHTMLString(_:baseURL:)", classes: ["WKWebView", "UIWebView"],
+        swift: ["loadHTMLString(_:baseURL:)"], selectors: ["loadHTMLString:baseURL:"])
+
+    // MARK: Opening URLs
+
+    /// `UIApplication` (and `NSWorkspace`) opening a URL in another app or Safari.
+    public static let applicationOpenURL = API(
+        "UIApplication.open(_:options:completionHandler:)", classes: ["UIApplication", "NSWorkspace"],
+        swift: ["open(_:options:completionHandler:)", "open(_:)"], selectors: ["openURL:", "openURL:options:completionHandler:"])
+
+    /// SwiftUI's `OpenURLAction`, called as a function.
+    public static let openURLAction = API("OpenURLAction.callAsFunction(_:)", classes: ["OpenURLAction"], swift: ["openURL(_:)"])
+
     /// Every API of the vocabulary (a test checks that no spelling belongs to two of them).
     public static let all: [API] = [
         keyedUnarchiverLegacy, keyedUnarchiverLegacyInit, keyedUnarchiverSecureInit, keyedUnarchiverSecure, coderDecodeObject,
         classLookup, jsonSerializationRead, propertyListSerializationRead, xmlParserInit, xmlResolveExternalEntities,
         secTrustEvaluateLegacy, scriptMessageHandlerRegistration, webViewJavaScriptEvaluation, uiWebViewJavaScriptEvaluation,
-        userScriptAddition, uiWebView,
+        userScriptAddition, uiWebView, javaScriptContextEvaluation, userScriptCreation, webViewLoadRequest, webViewLoadData,
+        webViewLoadFileURL, webViewLoadHTML, applicationOpenURL, openURLAction,
     ]
+        + entryPoints
+        + network
+        + files
+        + memory
+        + archive
 }

@@ -13,4 +13,16 @@ extension APISpelling {
         }
         self.init(swift: swift, objc: objc, c: c)
     }
+
+    /// The spellings of methods the app implements (delegate methods, callbacks), as the source table
+    /// matches function declarations: Swift full names with their labels, Objective-C selectors.
+    init(implementing first: API, _ more: API...) {
+        let apis = [first] + more
+        var swift: [String] = [], objc: [String] = []
+        for api in apis {
+            swift += api.swift.filter { !swift.contains($0) }
+            objc += api.selectors.filter { !objc.contains($0) }
+        }
+        self.init(swift: swift, objc: objc)
+    }
 }

@@ -21,6 +21,9 @@ extension TaintSinks {
                   roles: [(.archive, .index(0)), (.folder, .label(["destination"]))], receivers: ["Zip"]),
         TaintSink(kind: .filePath, api: "Archive.extract(_:to:)", spelling: APISpelling(APIs.zipFoundationExtract),
                   roles: [(.path, .label(["to"]))], receivers: ["archive", "Archive"], requiredLabels: ["to"]),
-        TaintSink(kind: .filePath, api: "fopen", spelling: APISpelling(APIs.fileOpen), roles: [(.path, .index(0))]),
+        // `fopen` of the vocabulary's C file openers: `open` and `creat` are also Swift method names (`open(_:)`
+        // of UIApplication is a sink of its own), so they are left out.
+        TaintSink(kind: .filePath, api: "fopen", spelling: APISpelling(c: APIs.fileOpenC.cFunctions.filter { $0 == "fopen" }),
+                  roles: [(.path, .index(0))]),
     ]
 }

@@ -58,29 +58,29 @@ enum TaintSources {
     static let all: [TaintSource] = [
         // MARK: URL schemes and universal links (MASTG-TEST-0075)
         TaintSource(kind: .urlScheme, description: "the URL opened through application(_:open:options:)",
-                    pattern: .parameter(functions: APISpelling(swift: ["application(_:open:options:)", "application(_:open:sourceApplication:annotation:)", "application(_:handleOpen:)"], objc: ["application:openURL:options:", "application:openURL:sourceApplication:annotation:", "application:handleOpenURL:"]),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.openURLHandler),
                                         index: 1, latent: nil)),
         TaintSource(kind: .urlScheme, description: "the URL contexts passed to scene(_:openURLContexts:)",
-                    pattern: .parameter(functions: APISpelling(swift: ["scene(_:openURLContexts:)"], objc: ["scene:openURLContexts:"]), index: 1, latent: nil)),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.sceneOpenURLContexts), index: 1, latent: nil)),
         TaintSource(kind: .urlScheme, description: "the URL contexts in the connection options of scene(_:willConnectTo:options:)",
-                    pattern: .parameter(functions: APISpelling(swift: ["scene(_:willConnectTo:options:)"], objc: ["scene:willConnectToSession:options:"]),
-                                        index: 2, latent: ["urlContexts", "URLContexts", "userActivities"])),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.sceneWillConnect),
+                                        index: 2, latent: APIs.sceneConnectionInputs.callNames)),
         TaintSource(kind: .urlScheme, description: "the URL passed to onOpenURL",
-                    pattern: .closureParameter(calls: APISpelling(swift: ["onOpenURL"]), index: 0, latent: nil)),
+                    pattern: .closureParameter(calls: APISpelling(APIs.onOpenURL), index: 0, latent: nil)),
         TaintSource(kind: .universalLink, description: "the webpageURL of the user activity passed to application(_:continue:restorationHandler:)",
-                    pattern: .parameter(functions: APISpelling(swift: ["application(_:continue:restorationHandler:)", "scene(_:continue:)"], objc: ["application:continueUserActivity:restorationHandler:", "scene:continueUserActivity:"]),
-                                        index: 1, latent: ["webpageURL"])),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.continueUserActivity),
+                                        index: 1, latent: APIs.userActivityWebpageURL.callNames)),
         TaintSource(kind: .universalLink, description: "the webpageURL of the user activity passed to onContinueUserActivity",
-                    pattern: .closureParameter(calls: APISpelling(swift: ["onContinueUserActivity"]), index: 0, latent: ["webpageURL"])),
+                    pattern: .closureParameter(calls: APISpelling(APIs.onContinueUserActivity), index: 0, latent: APIs.userActivityWebpageURL.callNames)),
         TaintSource(kind: .universalLink, description: "NSUserActivity.webpageURL",
-                    pattern: .member(names: APISpelling(swift: ["webpageURL"]), receivers: [], receiverType: nil)),
+                    pattern: .member(names: APISpelling(APIs.userActivityWebpageURL), receivers: [], receiverType: nil)),
 
         // MARK: WebKit and JavaScriptCore bridges (MASTG-TEST-0078)
         TaintSource(kind: .scriptMessage, description: "the body of a WKScriptMessage posted by page JavaScript",
-                    pattern: .parameter(functions: APISpelling(swift: ["userContentController(_:didReceive:)", "userContentController(_:didReceive:replyHandler:)"], objc: ["userContentController:didReceiveScriptMessage:", "userContentController:didReceiveScriptMessage:replyHandler:"]),
-                                        index: 1, latent: ["body"])),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.scriptMessageReceipt),
+                                        index: 1, latent: APIs.scriptMessageBody.callNames)),
         TaintSource(kind: .scriptMessage, description: "WKScriptMessage.body",
-                    pattern: .member(names: APISpelling(swift: ["body"]), receivers: [], receiverType: "WKScriptMessage")),
+                    pattern: .member(names: APISpelling(APIs.scriptMessageBody), receivers: [], receiverType: APIs.scriptMessageBody.classes.first)),
         TaintSource(kind: .javaScriptBridge, description: "a parameter of a JSExport method, called by page JavaScript",
                     pattern: .javaScriptExportParameters),
         TaintSource(kind: .javaScriptBridge, description: "a parameter of a block exposed to JavaScript through a JSContext",
@@ -88,81 +88,75 @@ enum TaintSources {
 
         // MARK: MultipeerConnectivity (MCSessionDelegate)
         TaintSource(kind: .peerToPeer, description: "the data a nearby peer sent (MCSession didReceive data)",
-                    pattern: .parameter(functions: APISpelling(swift: ["session(_:didReceive:fromPeer:)"], objc: ["session:didReceiveData:fromPeer:"]), index: 1, latent: nil)),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.peerDataReceipt), index: 1, latent: nil)),
         TaintSource(kind: .peerToPeer, description: "the peer ID of the sender, with the display name it chose",
-                    pattern: .parameter(functions: APISpelling(swift: ["session(_:didReceive:fromPeer:)", "session(_:didStartReceivingResourceWithName:fromPeer:with:)", "session(_:didFinishReceivingResourceWithName:fromPeer:at:withError:)"], objc: ["session:didReceiveData:fromPeer:", "session:didStartReceivingResourceWithName:fromPeer:withProgress:", "session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:"]),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.peerDataReceipt, APIs.peerResourceStart, APIs.peerResourceFinish),
                                         index: 2, latent: nil)),
         TaintSource(kind: .peerToPeer, description: "the resource name a nearby peer chose (MCSession didReceiveResource)",
-                    pattern: .parameter(functions: APISpelling(swift: ["session(_:didStartReceivingResourceWithName:fromPeer:with:)", "session(_:didFinishReceivingResourceWithName:fromPeer:at:withError:)"], objc: ["session:didStartReceivingResourceWithName:fromPeer:withProgress:", "session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:"]),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.peerResourceStart, APIs.peerResourceFinish),
                                         index: 1, latent: nil)),
         TaintSource(kind: .peerToPeer, description: "the file a nearby peer sent (MCSession resource URL)",
-                    pattern: .parameter(functions: APISpelling(swift: ["session(_:didFinishReceivingResourceWithName:fromPeer:at:withError:)"], objc: ["session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:"]),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.peerResourceFinish),
                                         index: 3, latent: nil),
                     isSystemFileURL: true),
         TaintSource(kind: .peerToPeer, description: "the stream name a nearby peer chose",
-                    pattern: .parameter(functions: APISpelling(swift: ["session(_:didReceive:withName:fromPeer:)"], objc: ["session:didReceiveStream:withName:fromPeer:"]),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.peerStreamReceipt),
                                         index: 2, latent: nil)),
         TaintSource(kind: .peerToPeer, description: "the peer ID of the sender, with the display name it chose",
-                    pattern: .parameter(functions: APISpelling(swift: ["session(_:didReceive:withName:fromPeer:)"], objc: ["session:didReceiveStream:withName:fromPeer:"]),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.peerStreamReceipt),
                                         index: 3, latent: nil)),
 
         // MARK: Network input
         TaintSource(kind: .network, description: "data received on an NWConnection or a WebSocket",
-                    pattern: .closureParameter(calls: APISpelling(swift: ["receive", "receiveMessage"], objc: ["receiveMessageWithCompletionHandler:"], c: ["nw_connection_receive", "nw_connection_receive_message"]), index: 0, latent: nil)),
+                    pattern: .closureParameter(calls: APISpelling(APIs.connectionReceive, APIs.webSocketReceiveCallback), index: 0, latent: nil)),
         TaintSource(kind: .network, description: "a message received on a URLSessionWebSocketTask",
-                    pattern: .call(names: APISpelling(swift: ["receive"]), receivers: [], labels: [])),
+                    pattern: .call(names: APISpelling(APIs.webSocketReceive), receivers: [], labels: [])),
         TaintSource(kind: .network, description: "the response data of a URLSession task",
-                    pattern: .closureParameter(calls: APISpelling(swift: ["dataTask", "uploadTask"], objc: ["dataTaskWithURL:completionHandler:", "dataTaskWithRequest:completionHandler:", "uploadTaskWithRequest:fromData:completionHandler:", "uploadTaskWithRequest:fromFile:completionHandler:"]), index: 0, latent: nil)),
+                    pattern: .closureParameter(calls: APISpelling(APIs.sessionDataTask), index: 0, latent: nil)),
         TaintSource(kind: .network, description: "the file a URLSession download task saved",
-                    pattern: .closureParameter(calls: APISpelling(swift: ["downloadTask"], objc: ["downloadTaskWithURL:completionHandler:", "downloadTaskWithRequest:completionHandler:"]), index: 0, latent: nil),
+                    pattern: .closureParameter(calls: APISpelling(APIs.sessionDownloadTask), index: 0, latent: nil),
                     isSystemFileURL: true),
         TaintSource(kind: .network, description: "the response data of URLSession.data(from:)",
-                    pattern: .call(names: APISpelling(swift: ["data", "upload", "bytes"]), receivers: ["URLSession", "session", "Session"],
+                    pattern: .call(names: APISpelling(APIs.sessionData), receivers: ["URLSession", "session", "Session"],
                                    labels: ["from", "for"])),
         TaintSource(kind: .network, description: "the data a URLSession data task received",
-                    pattern: .parameter(functions: APISpelling(swift: ["urlSession(_:dataTask:didReceive:)"], objc: ["URLSession:dataTask:didReceiveData:"]),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.sessionDataDelegateReceipt),
                                         index: 2, latent: nil)),
 
         TaintSource(kind: .network, description: "the file a URLSession download saved (download(from:))",
-                    pattern: .call(names: APISpelling(swift: ["download"]), receivers: ["URLSession", "session", "Session"], labels: ["from", "for"]),
+                    pattern: .call(names: APISpelling(APIs.sessionDownload), receivers: ["URLSession", "session", "Session"], labels: ["from", "for"]),
                     isSystemFileURL: true),
         TaintSource(kind: .network, description: "data received from the network by an NSURLConnection",
-                    pattern: .parameter(functions: APISpelling(swift: ["connection(_:didReceive:)"], objc: ["connection:didReceiveData:"]),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.connectionDataDelegateReceipt),
                                         index: 1, latent: nil)),
         TaintSource(kind: .network, description: "the file name a server suggested (URLResponse.suggestedFilename)",
-                    pattern: .member(names: APISpelling(swift: ["suggestedFilename"]), receivers: [], receiverType: nil)),
+                    pattern: .member(names: APISpelling(APIs.responseSuggestedFilename), receivers: [], receiverType: nil)),
 
         // MARK: Remote content (issue 14): what a URL that is not provably a local file points to
         TaintSource(kind: .remoteContent, description: "content downloaded from a URL",
-                    pattern: .contentRead(names: APISpelling(swift: ["String", "Data", "NSString", "NSData", "NSDictionary", "NSArray"],
-                                                             objc: ["stringWithContentsOfURL:encoding:error:", "stringWithContentsOfURL:usedEncoding:error:",
-                                                                    "stringWithContentsOfURL:", "dataWithContentsOfURL:", "dataWithContentsOfURL:options:error:",
-                                                                    "initWithContentsOfURL:", "initWithContentsOfURL:encoding:error:",
-                                                                    "initWithContentsOfURL:usedEncoding:error:", "initWithContentsOfURL:options:error:",
-                                                                    "dictionaryWithContentsOfURL:", "arrayWithContentsOfURL:"]),
+                    pattern: .contentRead(names: APISpelling(APIs.contentsOfURL),
                                           labels: ["contentsOf"],
                                           receivers: ["NSString", "NSMutableString", "NSData", "NSMutableData", "NSDictionary", "NSArray"],
                                           localKinds: [.localFile])),
         TaintSource(kind: .remoteContent, description: "a stream of content downloaded from a URL",
-                    pattern: .contentRead(names: APISpelling(swift: ["InputStream"], objc: ["inputStreamWithURL:", "initWithURL:"]),
+                    pattern: .contentRead(names: APISpelling(APIs.inputStreamFromURL),
                                           labels: ["url"], receivers: ["NSInputStream"], localKinds: [.localFile])),
 
         // MARK: Local file URLs (kind `localFile`: proves a URL local, reaches no sink)
         TaintSource(kind: .localFileURL, description: "a file URL built from a path",
-                    pattern: .call(names: APISpelling(swift: ["URL"], objc: ["fileURLWithPath:", "fileURLWithPath:isDirectory:", "fileURLWithPath:relativeToURL:"]),
+                    pattern: .call(names: APISpelling(APIs.fileURLFromPath),
                                    receivers: [], labels: ["fileURLWithPath", "filePath", "fileURLWithPath:", "fileURLWithPath:isDirectory:", "fileURLWithPath:relativeToURL:"]),
                     addsToResult: true),
         TaintSource(kind: .localFileURL, description: "a resource URL of the app's bundle",
-                    pattern: .call(names: APISpelling(swift: ["url", "urls"], objc: ["URLForResource:withExtension:", "URLForResource:withExtension:subdirectory:"]),
+                    pattern: .call(names: APISpelling(APIs.bundleResourceURL),
                                    receivers: ["Bundle", "bundle", "NSBundle", "mainBundle"], labels: ["forResource", "forResourcesWithExtension", "URLForResource"]),
                     addsToResult: true),
         TaintSource(kind: .localFileURL, description: "a directory of the app's container",
-                    pattern: .call(names: APISpelling(swift: ["urls", "url"], objc: ["URLsForDirectory:inDomains:", "URLForDirectory:inDomain:appropriateForURL:create:error:"]),
+                    pattern: .call(names: APISpelling(APIs.containerDirectoryLookup),
                                    receivers: ["FileManager", "fileManager", "NSFileManager", "defaultManager"], labels: ["for", "URLsForDirectory", "URLForDirectory"]),
                     addsToResult: true),
         TaintSource(kind: .localFileURL, description: "a directory of the app's container",
-                    pattern: .member(names: APISpelling(swift: ["documentsDirectory", "temporaryDirectory", "cachesDirectory", "applicationSupportDirectory",
-                                                                "libraryDirectory", "homeDirectory", "bundleURL", "resourceURL"]),
+                    pattern: .member(names: APISpelling(APIs.containerDirectories),
                                      receivers: ["URL", "FileManager", "fileManager", "NSFileManager", "defaultManager", "Bundle", "bundle", "NSBundle", "mainBundle"],
                                      receiverType: nil),
                     addsToResult: true),
@@ -172,48 +166,48 @@ enum TaintSources {
 
         // MARK: Pasteboard (MASTG-TEST-0073)
         TaintSource(kind: .pasteboard, description: "the pasteboard contents",
-                    pattern: .member(names: APISpelling(swift: ["string", "strings", "url", "urls", "URL", "URLs", "items", "itemProviders"]),
+                    pattern: .member(names: APISpelling(APIs.pasteboardContents),
                                      receivers: ["UIPasteboard", "generalPasteboard", "pasteboard", "Pasteboard"], receiverType: "UIPasteboard")),
         TaintSource(kind: .pasteboard, description: "the pasteboard contents",
-                    pattern: .call(names: APISpelling(swift: ["data", "value"], objc: ["dataForPasteboardType:", "valueForPasteboardType:"]),
+                    pattern: .call(names: APISpelling(APIs.pasteboardContentsByType),
                                    receivers: ["UIPasteboard", "generalPasteboard", "pasteboard", "Pasteboard"], labels: ["forPasteboardType", "dataForPasteboardType", "valueForPasteboardType"])),
 
         // MARK: Files and items from other apps
         TaintSource(kind: .pickedDocument, description: "the documents picked in a UIDocumentPickerViewController",
-                    pattern: .parameter(functions: APISpelling(swift: ["documentPicker(_:didPickDocumentsAt:)", "documentPicker(_:didPickDocumentAt:)"], objc: ["documentPicker:didPickDocumentsAtURLs:", "documentPicker:didPickDocumentAtURL:"]),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.documentPickerSelection),
                                         index: 1, latent: nil),
                     isSystemFileURL: true),
         TaintSource(kind: .shareExtension, description: "the items shared into the extension (extensionContext.inputItems)",
-                    pattern: .member(names: APISpelling(swift: ["inputItems"]), receivers: ["extensionContext"], receiverType: nil)),
+                    pattern: .member(names: APISpelling(APIs.extensionInputItems), receivers: ["extensionContext"], receiverType: nil)),
         TaintSource(kind: .shareExtension, description: "an item loaded from an NSItemProvider (share extension, drag and drop)",
-                    pattern: .closureParameter(calls: APISpelling(swift: ["loadItem", "loadDataRepresentation", "loadObject"], objc: ["loadItemForTypeIdentifier:options:completionHandler:", "loadDataRepresentationForTypeIdentifier:completionHandler:", "loadObjectOfClass:completionHandler:"]), index: 0, latent: nil)),
+                    pattern: .closureParameter(calls: APISpelling(APIs.itemProviderLoad), index: 0, latent: nil)),
 
         // MARK: Push notifications
         TaintSource(kind: .pushNotification, description: "the userInfo of a remote notification",
-                    pattern: .parameter(functions: APISpelling(swift: ["application(_:didReceiveRemoteNotification:fetchCompletionHandler:)", "application(_:didReceiveRemoteNotification:)"], objc: ["application:didReceiveRemoteNotification:fetchCompletionHandler:", "application:didReceiveRemoteNotification:"]),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.remoteNotificationReceipt),
                                         index: 1, latent: nil),
                     confidence: .medium),
         TaintSource(kind: .pushNotification, description: "the userInfo of a notification the user opened",
-                    pattern: .parameter(functions: APISpelling(swift: ["userNotificationCenter(_:didReceive:withCompletionHandler:)", "userNotificationCenter(_:didReceive:)", "userNotificationCenter(_:willPresent:withCompletionHandler:)", "userNotificationCenter(_:willPresent:)"], objc: ["userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:", "userNotificationCenter:willPresentNotification:withCompletionHandler:"]),
-                                        index: 1, latent: ["userInfo"]),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.notificationDelivery),
+                                        index: 1, latent: APIs.notificationUserInfo.callNames),
                     confidence: .medium),
         TaintSource(kind: .pushNotification, description: "the userInfo of a notification request",
-                    pattern: .parameter(functions: APISpelling(swift: ["didReceive(_:withContentHandler:)"], objc: ["didReceiveNotificationRequest:withContentHandler:"]),
-                                        index: 0, latent: ["userInfo"]),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.notificationServiceRequest),
+                                        index: 0, latent: APIs.notificationUserInfo.callNames),
                     confidence: .medium),
         TaintSource(kind: .pushNotification, description: "the userInfo of a notification",
-                    pattern: .member(names: APISpelling(swift: ["userInfo"]), receivers: ["content"], receiverType: nil), confidence: .medium),
+                    pattern: .member(names: APISpelling(APIs.notificationUserInfo), receivers: ["content"], receiverType: nil), confidence: .medium),
 
         // MARK: C library input (C-family files only)
         TaintSource(kind: .cLibrary, description: "bytes read from a socket or file descriptor",
-                    pattern: .cOutArgument(functions: APISpelling(c: ["recv", "recvfrom", "read", "pread"]), index: 1)),
+                    pattern: .cOutArgument(functions: APISpelling(APIs.descriptorRead), index: 1)),
         TaintSource(kind: .cLibrary, description: "bytes read from a FILE stream",
-                    pattern: .cOutArgument(functions: APISpelling(c: ["fread"]), index: 0)),
+                    pattern: .cOutArgument(functions: APISpelling(APIs.streamRead), index: 0)),
         // `fgets` returns the buffer it filled: its result is the source (the buffer argument is not marked).
         TaintSource(kind: .cLibrary, description: "bytes read from a FILE stream",
-                    pattern: .cResult(functions: APISpelling(c: ["fgets"]))),
+                    pattern: .cResult(functions: APISpelling(APIs.streamLineRead))),
         TaintSource(kind: .cLibrary, description: "an environment variable",
-                    pattern: .cResult(functions: APISpelling(c: ["getenv"]))),
+                    pattern: .cResult(functions: APISpelling(APIs.environmentRead))),
 
         // MARK: Remote-message handlers (heuristic)
         TaintSource(kind: .remoteHandler, description: "a message from a remote sender", pattern: .remoteHandlerParameters,
@@ -221,8 +215,7 @@ enum TaintSources {
 
         // MARK: Decoders: what they return is as untrusted as what they read
         TaintSource(kind: .network, description: "decoded data",
-                    pattern: .decoder(names: APISpelling(APIs.jsonSerializationRead, APIs.propertyListSerializationRead)
-                        .adding(swift: ["decode"]))),
+                    pattern: .decoder(names: APISpelling(APIs.jsonSerializationRead, APIs.propertyListSerializationRead, APIs.decodableDecode))),
     ] + stored
 
     /// Parameter sources by function full name.
@@ -274,8 +267,7 @@ enum TaintSources {
 
     /// CKRecord accessors (Swift base names and Objective-C selectors), called with one argument without a
     /// label or with one of `recordAccessorLabels` (any form for a message send).
-    static let recordAccessors: Set<String> = Set(APISpelling(swift: ["object", "value"],
-                                                              objc: ["objectForKey:", "valueForKey:", "objectForKeyedSubscript:"]).names)
+    static let recordAccessors: Set<String> = Set(APISpelling(APIs.recordFieldRead).names)
     static let recordAccessorLabels: Set<String> = ["forKey"]
     /// The record type: a local declared with a type that mentions it is a record (`CKRecord`, `CKRecord *`),
     /// unless the type is a record ID (mentions `recordIDMarker`).
@@ -304,7 +296,7 @@ enum TaintSources {
     static let notJavaScriptContextNames = ["managedObjectContext", "extensionContext", "viewContext", "ManagedObjectContext"]
     /// Storing a block into a context by message: `[context setObject:block forKeyedSubscript:@"name"]`,
     /// `context.setObject(block, forKeyedSubscript: "name" as NSString)`.
-    static let javaScriptContextStores = APISpelling(swift: ["setObject"], objc: ["setObject:forKeyedSubscript:"])
+    static let javaScriptContextStores = APISpelling(APIs.javaScriptContextStore)
     /// Selectors matched on the call's name; Swift base names with two arguments.
     static let javaScriptContextStoreSelectors = Set(javaScriptContextStores.objc)
     static let javaScriptContextStoreBaseNames = Set(javaScriptContextStores.swift)

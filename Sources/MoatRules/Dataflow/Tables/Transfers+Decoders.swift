@@ -15,7 +15,7 @@ extension Transfers {
                 + "return the objects the data describes: as untrusted as the data."),
         CallResultRule(
             name: "Codable decoder",
-            match: CallMatch(names: APISpelling(APIs.codableDecoders),
+            match: CallMatch(names: APISpelling(APIs.decodableDecode),
                              receivers: ["JSONDecoder", "PropertyListDecoder", "decoder", "Decoder"]),
             effect: .passesThrough, precedence: 5,
             rationale: "JSONDecoder and PropertyListDecoder decode(_:from:) fill a value with what the data says "
