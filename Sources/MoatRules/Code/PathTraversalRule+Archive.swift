@@ -136,6 +136,41 @@ extension PathTraversalRule {
         }
         @end
         """, note: "Standardized, then checked to stay inside the folder."),
+        // XMLParser callbacks of a downloaded document (`XMLDocuments`).
+        .triggering("FeedParser.swift", """
+        final class FeedParser: NSObject, XMLParserDelegate {
+            let folder = FileManager.default.temporaryDirectory
+            func load(_ url: URL) {
+                URLSession.shared.dataTask(with: url) { data, _, _ in
+                    guard let data else { return }
+                    let parser = XMLParser(data: data)
+                    parser.delegate = self
+                    parser.parse()
+                }.resume()
+            }
+            func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+                guard let name = attributeDict["file"] else { return }
+                try? ↓Data().write(to: folder.appendingPathComponent(name))
+            }
+        }
+        """, note: "The attributes of a downloaded XML document are the server's."),
+        .nonTriggering("FeedParser.swift", """
+        final class FeedParser: NSObject, XMLParserDelegate {
+            let folder = FileManager.default.temporaryDirectory
+            func loadBundled() throws {
+                let data = try Data(contentsOf: Bundle.main.url(forResource: "feed", withExtension: "xml")!)
+                let parser = XMLParser(data: data)
+                parser.delegate = self
+                parser.parse()
+            }
+            func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+                guard let name = attributeDict["file"] else { return }
+                try? Data().write(to: folder.appendingPathComponent(name))
+            }
+        }
+        """, note: "A document of the app's bundle."),
     ]
 
     /// A library's one-call extraction of an archive from outside, when the library does not check entries.

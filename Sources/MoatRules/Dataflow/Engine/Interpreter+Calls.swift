@@ -111,6 +111,11 @@ extension FunctionInterpreter {
     mutating func evaluateReceiver(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
         if call.evaluated { return nil }
         if let receiver = call.receiver { call.receiverTaints = eval(receiver, &state) }
+        // `parser.parse()`: the parser's taints are the document's, whose content its callbacks receive.
+        if XMLDocuments.parseNames.contains(call.name), call.arguments.isEmpty, let receiver = call.receiver, !call.receiverTaints.isEmpty,
+           isXMLParser(receiver, state) {
+            engine.noteXMLDocument(call.receiverTaints)
+        }
         return nil
     }
 

@@ -89,6 +89,14 @@ extension FunctionInterpreter {
         }
     }
 
+    // MARK: XML parsers (`XMLDocuments`)
+
+    func isXMLParser(_ receiver: Expression, _ state: InterpreterState) -> Bool {
+        if receiver.chainMentions(XMLDocuments.parserReceivers) { return true }
+        if let root = receiver.rootName, let type = state.types[root] { return XMLDocuments.parserTypes.contains { type.hasText($0) } }
+        return false
+    }
+
     // MARK: Archive entry names (`ArchiveEntries`)
 
     /// `entry.path`, `[entry fileName]`: an entry's name, on an entry of an archive, in a file that works

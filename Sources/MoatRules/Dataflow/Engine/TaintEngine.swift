@@ -22,6 +22,8 @@ final class TaintEngine {
     let mentionsCloudKit: Bool
     /// The file works with archives (`ArchiveEntries`): `entry.path` reads an entry name there.
     let mentionsArchives: Bool
+    /// Where the XML documents this file parses came from (`XMLDocuments`): the sources of its callbacks.
+    var xmlDocuments: [SourceHit] = []
     /// What other files said (nil: analyzed alone).
     let context: DataflowContext?
     var externalFunctions: [String: [ExportedFunction]] = [:]
