@@ -966,6 +966,12 @@ moatHookMethod({ label: "LBStatementImporter -session:didReceiveData:fromPeer:",
 // from surface: Other IPC session:didReceiveStream:withName:fromPeer: at LeakyBank/Legacy/LBStatementImporter.m:28
 moatHookMethod({ label: "LBStatementImporter -session:didReceiveStream:withName:fromPeer:", className: "LBStatementImporter", swift: false, selector: "session:didReceiveStream:withName:fromPeer:", classMethod: false });
 
+// from code: session(_:didReceive:fromPeer:) at LeakyBank/Peers/PeerLinkStates.swift:15
+// from finding: MOAT-CODE-302 (medium) Remote message changes state without checks at LeakyBank/Peers/PeerLinkStates.swift:17
+// from surface: Other IPC session(_:didReceive:fromPeer:) at LeakyBank/Peers/PeerLinkStates.swift:15
+// note: Swift class: its runtime name is module-qualified (`Module.PeerLinks`, `_TtC…`) and the module is not known statically; hooks.js tries `LeakyBank` and then searches the app's classes.
+moatHookMethod({ label: "PeerLinks -session:didReceiveData:fromPeer:", className: "PeerLinks", swift: true, selector: "session:didReceiveData:fromPeer:", classMethod: false });
+
 // from code: session(_:didReceive:fromPeer:) at LeakyBank/Nearby/SafeBillSplitSession.swift:11
 // from surface: Other IPC session(_:didReceive:fromPeer:) at LeakyBank/Nearby/SafeBillSplitSession.swift:11
 // note: Swift class: its runtime name is module-qualified (`Module.SafeBillSplitCoordinator`, `_TtC…`) and the module is not known statically; hooks.js tries `LeakyBank` and then searches the app's classes.
@@ -996,4 +1002,4 @@ moatHookMethod({ label: "StatementImporter -session:didReceiveData:fromPeer:", c
 // note: Swift class: its runtime name is module-qualified (`Module.StatementImporter`, `_TtC…`) and the module is not known statically; hooks.js tries `LeakyBank` and then searches the app's classes.
 moatHookMethod({ label: "StatementImporter -session:didReceiveStream:withName:fromPeer:", className: "StatementImporter", swift: true, selector: "session:didReceiveStream:withName:fromPeer:", classMethod: false });
 
-moatLog('[moat] ' + "58 hooks requested by hooks.js");
+moatLog('[moat] ' + "59 hooks requested by hooks.js");
