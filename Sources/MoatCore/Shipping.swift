@@ -5,7 +5,9 @@
 /// attack surface:
 /// - **by path** (`ShippingScope.reason(forPath:)`): test folders and files, mock and fixture folders and
 ///   files, `Preview Content/` (see there for the exact names);
-/// - **by project**: files that only test targets of an Xcode project compile (`AppModel`);
+/// - **by project**: files that only test targets of an Xcode project compile (`AppModel`), and template
+///   or demo copies (`-demo`, `.example`, `-sample`, `-template` names) that no target of the project
+///   around them compiles;
 /// - **by region of a source file** (`NonShippingRegion`, computed with the file's summary): `#if DEBUG`
 ///   and simulator-only `#if` clauses (Swift and C-family; the `#else` of `#if DEBUG` ships), SwiftUI
 ///   `PreviewProvider` types, and `if … == .debug { … }` branches of a build-configuration check.
@@ -16,6 +18,9 @@ public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable
     case preview
     case debugOnly = "debug-only"
     case simulatorOnly = "simulator-only"
+    /// A template or demo copy no target compiles (`SPCredentials-demo.swift` beside the `SPCredentials.swift`
+    /// a setup script writes): decided with the Xcode projects (`AppModel.uncompiledTemplatePaths`).
+    case notCompiled = "not-compiled"
 
     /// Plural label for the text report's count line ("tests 12, previews 3, debug-only 2").
     public var countLabel: String {
@@ -26,6 +31,7 @@ public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable
         case .preview: return "previews"
         case .debugOnly: return "debug-only"
         case .simulatorOnly: return "simulator-only"
+        case .notCompiled: return "not compiled"
         }
     }
 
@@ -38,6 +44,7 @@ public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable
         case .preview: return "preview code"
         case .debugOnly: return "debug-only code"
         case .simulatorOnly: return "simulator-only code"
+        case .notCompiled: return "template no target compiles"
         }
     }
 

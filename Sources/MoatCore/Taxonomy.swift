@@ -37,6 +37,7 @@ public enum Taxonomy {
     /// The iOS MASTG tests Moat refers to, with their titles.
     public static let mastg: [String: String] = [
         "MASTG-TEST-0052": "Testing Local Data Storage",
+        "MASTG-TEST-0053": "Checking Logs for Sensitive Data",
         "MASTG-TEST-0058": "Testing Backups for Sensitive Data",
         "MASTG-TEST-0061": "Verifying the Configuration of Cryptographic Standard Algorithms",
         "MASTG-TEST-0062": "Testing Key Management",

@@ -5,6 +5,8 @@ import MoatFormats
 /// What a discovered file is, decided by its name.
 public enum ArtifactKind: String, Sendable, Codable {
     case swift, cFamily, propertyList, xcodeProject, interfaceBuilder
+    /// A Core Data model's `contents` file (inside `*.xcdatamodel`).
+    case coreDataModel
     /// A built app: an `.ipa` file, or an `.app` or `.xcarchive` folder (read whole, never walked as source).
     case builtApp
     /// A Mach-O binary on its own: a `.dylib` or `.so` in a folder, or any Mach-O file given as a root.
@@ -56,7 +58,7 @@ public struct Discovery {
 
     public static func kind(ofFileNamed name: String) -> ArtifactKind? {
         let lower = name.lowercased()
-        if lower == "project.pbxproj" { return .xcodeProject }
+        if lower == "project.pbxproj" || XcodeGenSpec.isSpecFileName(lower) { return .xcodeProject }
         guard let dot = lower.lastIndex(of: ".") else { return nil }
         switch lower[lower.index(after: dot)...] {
         case "swift": return .swift
@@ -66,6 +68,34 @@ public struct Discovery {
         case "ipa": return .builtApp
         case "dylib", "so": return .machO
         default: return nil
+        }
+    }
+
+    /// The kind of a file by its path: its name, or for a Core Data model's `contents` the folder it is in.
+    public static func kind(ofPath path: String) -> ArtifactKind? {
+        if CoreDataModel.isModelContents(path: path) { return .coreDataModel }
+        if path.lowercased().hasSuffix(".json") { return isResourceJSON(path) ? .propertyList : nil }
+        return kind(ofFileNamed: (path as NSString).lastPathComponent)
+    }
+
+    /// JSON files of the tooling around an app, never bundled configuration: package manifests, editor
+    /// and CI settings.
+    static let toolingJSONNames: Set<String> = ["package.json", "package-lock.json", "tsconfig.json", "jsconfig.json",
+                                                "composer.json", ".eslintrc.json", "lerna.json", "renovate.json",
+                                                "firebase.json", ".prettierrc.json", "app.json", "bower.json"]
+
+    /// A JSON file that may be a bundled resource (read as a property-list-like tree for the resource
+    /// rules): not in test, mock or fixture folders (`ShippingScope`), not an asset catalog's `Contents.json`, not in a hidden folder (`.github`, `.vscode`,
+    /// `.swiftpm`), not a tooling file.
+    static func isResourceJSON(_ path: String) -> Bool {
+        // Test, mock and fixture data (API responses by the hundred) is never bundled into the app.
+        guard ShippingScope.reason(forPath: path) == nil else { return false }
+        let components = path.split(separator: "/")
+        guard let name = components.last, !toolingJSONNames.contains(name.lowercased()) else { return false }
+        return !components.dropLast().contains { component in
+            let lower = component.lowercased()
+            return lower.hasPrefix(".") || lower.hasSuffix(".xcassets") || lower.hasSuffix(".xcstickers")
+                || lower.hasSuffix(".imageset") || lower.hasSuffix(".appiconset") || lower.hasSuffix(".colorset")
         }
     }
 
@@ -95,7 +125,7 @@ public struct Discovery {
                 files.append(DiscoveredFile(url: root, path: path, kind: .machO, nonShipping: ShippingScope.reason(forPath: path)))
             } else if Self.kind(ofFileNamed: name) == .machO {
                 errors.append(ScanError(path: root.path, message: "not a Mach-O binary"))
-            } else if let kind = Self.kind(ofFileNamed: name) {
+            } else if let kind = Self.kind(ofPath: root.standardizedFileURL.path) {
                 let path = prefix.isEmpty ? name : prefix + "/" + name
                 files.append(DiscoveredFile(url: root, path: path, kind: kind, nonShipping: ShippingScope.reason(forPath: path)))
             } else {
@@ -153,11 +183,11 @@ public struct Discovery {
                     var targetIsDirectory: ObjCBool = false
                     guard target.path.hasPrefix(realRoot + "/"),
                           fileManager.fileExists(atPath: target.path, isDirectory: &targetIsDirectory),
-                          !targetIsDirectory.boolValue, let kind = Self.kind(ofFileNamed: name) else { continue }
+                          !targetIsDirectory.boolValue, let kind = Self.kind(ofPath: childRelative) else { continue }
                     let path = display(childRelative, prefix: prefix, fallback: name)
                     files.append(DiscoveredFile(url: target, path: path, kind: kind, nonShipping: ShippingScope.reason(forPath: path)))
                 case .typeRegular:
-                    guard let kind = Self.kind(ofFileNamed: name) else { continue }
+                    guard let kind = Self.kind(ofPath: childRelative) else { continue }
                     let path = display(childRelative, prefix: prefix, fallback: name)
                     files.append(DiscoveredFile(url: url, path: path, kind: kind, nonShipping: ShippingScope.reason(forPath: path)))
                 default:

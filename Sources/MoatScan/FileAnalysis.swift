@@ -19,6 +19,8 @@ struct FileOutcome: Sendable {
         case propertyList(PropertyListDocument)
         case project(XcodeProject)
         case interfaceBuilder(InterfaceBuilderDocument)
+        /// A Core Data model: its entities and attributes, for the app rules.
+        case coreDataModel(CoreDataModel)
         /// A built app (or a lone binary): the property lists of its bundles (Info.plists, signed
         /// entitlements, privacy manifests), for the app rules.
         case builtApp(plists: [PropertyListDocument])
@@ -153,7 +155,7 @@ struct FileAnalysis: Sendable {
                 outcome.errors.append(ScanError(path: file.path, message: "analysis exceeded the \(Int(budget))-second budget for one file; rules not run after \(overran)"))
             }
             let source = FileOutcome.SourcePayload(summary: SourceSummary(file: code), suppressions: SuppressionDirective.directives(in: code),
-                                                   facts: unit.factsIfAnalyzed.map(StoredFacts.init), context: context)
+                                                   facts: unit.factsForOtherFiles.map(StoredFacts.init), context: context)
             outcome.payload = .source(source)
             if let key {
                 cache?.store(ResultCache.Entry(findings: outcome.findings, summary: source.summary, suppressions: source.suppressions,
@@ -167,6 +169,8 @@ struct FileAnalysis: Sendable {
         case .success(.interfaceBuilder(let document)):
             outcome.findings = analyzer.analyze(document)
             outcome.payload = .interfaceBuilder(document)
+        case .success(.coreDataModel(let model)):
+            outcome.payload = .coreDataModel(model)
         case .success(.unsupported):
             break
         }

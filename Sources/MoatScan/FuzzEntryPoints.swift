@@ -68,6 +68,16 @@ public enum FuzzEntryPoints {
             _ = analyzer.analyze(document)
             _ = analyzer.analyze(AppModel(plists: [], sources: [], interfaceBuilderDocuments: [document]))
         },
+        "core-data-model": { data in
+            // The model reader, then every app rule over the model.
+            guard let model = try? CoreDataModel.parse(data: data, path: "Fuzz.xcdatamodeld/Fuzz.xcdatamodel/contents") else { return }
+            _ = Analyzer(rules: RuleRegistry.all).analyze(AppModel(plists: [], sources: [], coreDataModels: [model]))
+        },
+        "json": { data in
+            // The JSON resource reader, then every app rule over it as a bundled resource.
+            guard let document = try? JSONDocumentReader.parse(data: data, path: "fuzz.json") else { return }
+            _ = Analyzer(rules: RuleRegistry.all).analyze(AppModel(plists: [document], sources: []))
+        },
         "scan-file": { data in
             // The whole per-file pipeline on a Swift file: parse, every rule, summary.
             let source = String(decoding: data, as: UTF8.self)

@@ -9,6 +9,7 @@ public enum LoadedArtifact {
     case propertyList(PropertyListDocument)
     case xcodeProject(XcodeProject)
     case interfaceBuilder(InterfaceBuilderDocument)
+    case coreDataModel(CoreDataModel)
     /// Kinds whose loaders have not been written yet are skipped quietly.
     case unsupported
 }
@@ -57,6 +58,14 @@ public struct Loader: Sendable {
             }
             let language = SourceLanguage.of(fileName: file.url.lastPathComponent) ?? .objectiveC
             return .success(.code(CFamilyFrontEnd.parse(source: source, path: file.path, language: language)))
+        case .propertyList where file.path.lowercased().hasSuffix(".json"):
+            do {
+                return .success(.propertyList(try JSONDocumentReader.parse(data: data, path: file.path)))
+            } catch let error as PropertyListError {
+                return .failure(ScanError(path: file.path, message: error.message))
+            } catch {
+                return .failure(ScanError(path: file.path, message: "cannot read JSON file: \(error.localizedDescription)"))
+            }
         case .propertyList:
             do {
                 return .success(.propertyList(try PropertyListParser.parse(data: data, path: file.path)))
@@ -67,6 +76,11 @@ public struct Loader: Sendable {
             }
         case .xcodeProject:
             do {
+                if XcodeGenSpec.isSpecFileName(file.url.lastPathComponent) {
+                    // An XcodeGen spec; a `project.yml` of another tool is not read.
+                    guard let project = try XcodeGenSpec.load(data: data, url: file.url, path: file.path) else { return .success(.unsupported) }
+                    return .success(.xcodeProject(project))
+                }
                 return .success(.xcodeProject(try XcodeProject.load(data: data, url: file.url, path: file.path)))
             } catch let error as XcodeProjectError {
                 return .failure(ScanError(path: file.path, message: error.message))
@@ -80,6 +94,14 @@ public struct Loader: Sendable {
                 return .failure(ScanError(path: file.path, message: error.message))
             } catch {
                 return .failure(ScanError(path: file.path, message: "cannot read Interface Builder document: \(error.localizedDescription)"))
+            }
+        case .coreDataModel:
+            do {
+                return .success(.coreDataModel(try CoreDataModel.parse(data: data, path: file.path)))
+            } catch let error as CoreDataModelError {
+                return .failure(ScanError(path: file.path, message: error.message))
+            } catch {
+                return .failure(ScanError(path: file.path, message: "cannot read Core Data model: \(error.localizedDescription)"))
             }
         case .builtApp, .machO:
             // Read by `BuiltAppAnalysis`, which never loads the whole container.

@@ -23,6 +23,7 @@ public struct NonShippingMap: Sendable {
             if !source.nonShippingRegions.isEmpty { regions[source.path] = source.nonShippingRegions }
         }
         for path in app?.testTargetOnlyPaths ?? [] where paths[path] == nil { paths[path] = .test }
+        for path in app?.uncompiledTemplatePaths ?? [] where paths[path] == nil { paths[path] = .notCompiled }
     }
 
     public func reason(for location: Location) -> NonShippingReason? {
@@ -116,16 +117,24 @@ public struct PostProcessor {
 
     // MARK: One weakness, one finding
 
-    /// Where a rule that `supersedes` another reports the same line, the other rule's finding is dropped.
+    /// Where a rule that `supersedes` another reports the same line, or (an app rule) lists that line among
+    /// its related locations, the other rule's finding is dropped.
     static func droppingSuperseded(_ findings: [Finding]) -> [Finding] {
         var supersededBy: [String: Set<String>] = [:]
+        var appRules = Set<String>()
         for rule in RuleRegistry.all {
             for id in rule.description.supersedes { supersededBy[id, default: []].insert(rule.description.id) }
+            if rule.derivedKind == .app { appRules.insert(rule.description.id) }
         }
         guard !supersededBy.isEmpty else { return findings }
         var rulesAtLine: [String: Set<String>] = [:]
         for finding in findings where finding.suppression == nil {
             rulesAtLine["\(finding.location.path)|\(finding.location.line)", default: []].insert(finding.ruleId)
+            // An app rule's finding that names the other rule's place as related evidence (a secret-named
+            // Core Data attribute and the code opening its unprotected store) covers that place too.
+            for related in finding.related where appRules.contains(finding.ruleId) {
+                rulesAtLine["\(related.location.path)|\(related.location.line)", default: []].insert(finding.ruleId)
+            }
         }
         return findings.filter { finding in
             guard let winners = supersededBy[finding.ruleId],

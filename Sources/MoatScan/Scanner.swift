@@ -216,6 +216,7 @@ struct CollectedOutcomes {
     private var summaries: [SourceSummary] = []
     private var projects: [XcodeProject] = []
     private var interfaceBuilderDocuments: [InterfaceBuilderDocument] = []
+    private var coreDataModels: [CoreDataModel] = []
 
     init(_ outcomes: [FileOutcome]) {
         for outcome in outcomes {
@@ -229,6 +230,7 @@ struct CollectedOutcomes {
             case .propertyList(let plist): plists.append(plist)
             case .project(let project): projects.append(project)
             case .interfaceBuilder(let document): interfaceBuilderDocuments.append(document)
+            case .coreDataModel(let model): coreDataModels.append(model)
             case .builtApp(let bundlePlists): plists += bundlePlists
             }
         }
@@ -236,6 +238,7 @@ struct CollectedOutcomes {
 
     /// The app model the app rules and the attack surface read.
     var app: AppModel {
-        AppModel(plists: plists, sources: summaries, projects: projects, interfaceBuilderDocuments: interfaceBuilderDocuments)
+        AppModel(plists: plists, sources: summaries, projects: projects, interfaceBuilderDocuments: interfaceBuilderDocuments,
+                 coreDataModels: coreDataModels)
     }
 }

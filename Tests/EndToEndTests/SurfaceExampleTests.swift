@@ -40,9 +40,9 @@ struct SurfaceExampleTests {
         #expect(leakybank["unit"] as? String == "LeakyBank")
         let attributes = (leakybank["attributes"] as? [String: String]) ?? [:]
         #expect(attributes["urlName"] == "com.example.leakybank.transfer")
-        #expect(attributes["validation"] == "no unvalidated sensitive action found (MOAT-PLAT-303); deprecated handler (MOAT-PLAT-108)")
+        #expect(attributes["validation"] == "a handler performs a sensitive action without validation or confirmation (MOAT-PLAT-303); deprecated handler (MOAT-PLAT-108)")
         #expect(((schemes.last?["attributes"] as? [String: String]) ?? [:])["validation"]
-                == "no unvalidated sensitive action found (MOAT-PLAT-303); deprecated handler (MOAT-PLAT-108); generic scheme name (MOAT-PLAT-109)")
+                == "a handler performs a sensitive action without validation or confirmation (MOAT-PLAT-303); deprecated handler (MOAT-PLAT-108); generic scheme name (MOAT-PLAT-109)")
 
         let domains = Self.entries(surface, "associatedDomains")
         #expect(domains.map(Self.summary) == ["applinks:leakybank.example.com @ LeakyBank/LeakyBank.entitlements:9 (com.apple.developer.associated-domains[0])"])
@@ -91,6 +91,11 @@ struct SurfaceExampleTests {
         #expect((unsafe["notes"] as? [[String: Any]])?.map { $0["ruleId"] as? String } == ["MOAT-CODE-301"])
         let safe = try #require(imports.first { Self.place($0["location"]) == "LeakyBank/Nearby/SafeStatementImporter.swift:8:10" })
         #expect((safe["notes"] as? [Any])?.isEmpty == true)
+        // A named pasteboard (shared with the team's apps) is listed with its name, beside what is written to it.
+        #expect(Self.entries(surface, "pasteboard").map { "\($0["kind"] as? String ?? "?"): \(Self.summary($0))" } == [
+            "named pasteboard: \"com.example.leakybank.wallet\" @ LeakyBank/Wallet/WalletShare.swift:5:22",
+            "write: UIPasteboard.string @ LeakyBank/Wallet/WalletShare.swift:8:9",
+        ])
     }
 
     @Test func textNamesTheSchemeHandlerAndTheInsecureException() throws {

@@ -168,7 +168,7 @@ import Testing
         let keychain = try #require(plan.hooks.first { $0.label == "SecItemAdd" })
         #expect(keychain.origins.contains("binary: Vault.ipa!/Payload/Vault.app/Vault imports SecItemAdd"))
         let unarchiver = try #require(plan.hooks.first { $0.label == "NSKeyedUnarchiver +unarchiveObjectWithData:" })
-        #expect(unarchiver.origins.contains { $0.hasPrefix("finding: MOAT-CODE-001 (high)") })
+        #expect(unarchiver.origins.contains { $0.hasPrefix("finding: MOAT-CODE-001 (medium)") })
         #expect(plan.modules == ["Vault"])
         // The scheme's vocabulary comes from the URL string in the binary.
         let scheme = try #require(plan.targets.first { $0.scheme == "vault" })

@@ -10,7 +10,7 @@ import MoatSyntax
 func loadApp(_ tree: ScanTree) -> (app: AppModel, errors: [ScanError]) {
     let found = Discovery(includeVendored: false, excludes: []).discover(root: tree.root)
     var plists: [PropertyListDocument] = [], sources: [SourceSummary] = []
-    var projects: [XcodeProject] = [], documents: [InterfaceBuilderDocument] = []
+    var projects: [XcodeProject] = [], documents: [InterfaceBuilderDocument] = [], models: [CoreDataModel] = []
     var errors = found.errors
     for file in found.files {
         switch Loader().load(file) {
@@ -19,10 +19,12 @@ func loadApp(_ tree: ScanTree) -> (app: AppModel, errors: [ScanError]) {
         case .success(.propertyList(let plist)): plists.append(plist)
         case .success(.xcodeProject(let project)): projects.append(project)
         case .success(.interfaceBuilder(let document)): documents.append(document)
+        case .success(.coreDataModel(let model)): models.append(model)
         case .success(.unsupported): break
         }
     }
-    return (AppModel(plists: plists, sources: sources, projects: projects, interfaceBuilderDocuments: documents), errors)
+    return (AppModel(plists: plists, sources: sources, projects: projects, interfaceBuilderDocuments: documents,
+                     coreDataModels: models), errors)
 }
 
 /// Scans a tree with inventory listed as findings (these tests check where inventory entries point too).

@@ -73,7 +73,7 @@ struct ShippingScopeTests {
         #expect(byLine[19] == .debugOnly)
         #expect(byLine[21] == .some(nil), "the else of a debug-configuration check ships")
         #expect(byLine[26] == .preview)
-        let failing = result.findings(atOrAbove: .high).map(\.location.line).sorted()
+        let failing = result.findings(atOrAbove: .medium).map(\.location.line).sorted()
         #expect(failing == [2, 6, 11, 14, 21])
         let debug = result.findings.first { $0.location.line == 4 }
         #expect(debug?.isTestCode == false)
@@ -146,7 +146,7 @@ struct ShippingScopeTests {
         #expect(reasons["App/Preview Content/Sample.swift"] == .preview)
         #expect(reasons["App/Specs/LoginBehaviour.swift"] == .test)
         #expect(reasons["App/Store.swift"] == .some(nil))
-        #expect(result.findings(atOrAbove: .high).map(\.location.path) == ["App/Store.swift"])
+        #expect(result.findings(atOrAbove: .medium).map(\.location.path) == ["App/Store.swift"])
         #expect(result.nonShippingCounts().map { "\($0.reason.countLabel) \($0.count)" }
                 == ["tests 1", "mocks 2", "fixtures 1", "previews 1"])
     }

@@ -37,7 +37,34 @@ struct SurfaceFactTests {
             "pasteboardWrite UIPasteboard.string 12:1",
             "pasteboardWrite UIPasteboard.general.setValue(_:forPasteboardType:) 14:1",
             "pasteboardRead UIPasteboard.items 15:9",
+            "namedPasteboard n 15:9",
             "conformance Doc: NSSecureCoding 16:13",
+        ])
+    }
+
+    @Test func namedPasteboardsWithTheirNames() {
+        let swift = SwiftFrontEnd.parse(source: """
+        let a = UIPasteboard(name: UIPasteboard.Name("com.example.shared"), create: true)
+        let b = UIPasteboard(name: .init(rawValue: "com.example.other"), create: false)
+        let c = UIPasteboard(name: Constants.pasteboardName, create: true)
+        let d = UIPasteboard.withUniqueName()
+        let e = Pasteboard(name: "x", create: true)
+        """, path: "Named.swift")
+        #expect(Self.facts(swift) == [
+            "namedPasteboard \"com.example.shared\" 1:9",
+            "namedPasteboard \"com.example.other\" 2:9",
+            "namedPasteboard Constants.pasteboardName 3:9",
+            "namedPasteboard (unique name) 4:9",
+        ])
+        let objectiveC = CFamilyFrontEnd.parse(source: """
+        void f(void) {
+            UIPasteboard *p = [UIPasteboard pasteboardWithName:@"com.example.shared" create:YES];
+            UIPasteboard *q = [UIPasteboard pasteboardWithUniqueName];
+        }
+        """, path: "Named.m", language: .objectiveC)
+        #expect(Self.facts(objectiveC) == [
+            "namedPasteboard \"com.example.shared\" 2:23",
+            "namedPasteboard (unique name) 3:23",
         ])
     }
 

@@ -21,6 +21,7 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
             }
             return true
         }
+        LinkActions.shared.handle(components, from: app)                             // Links/: MOAT-PLAT-303, MOAT-PLAT-305
         return TransferRouter.shared.handle(components)
     }
 }

@@ -102,6 +102,8 @@ public struct PlistEntry {
 
 public enum PlistFormat: String, Sendable, Codable {
     case xml, binary, openStep
+    /// A JSON resource read into the same tree (`JSONDocumentReader`).
+    case json
 }
 
 /// What a property list is for, judged from its name and content.

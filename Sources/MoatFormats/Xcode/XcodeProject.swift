@@ -72,10 +72,18 @@ public struct SynchronizedFolder: Sendable, Hashable {
     /// When set, only these files (and folders) of `path` belong to the target.
     public var only: Set<String>?
 
-    public init(path: String, excluded: Set<String>, only: Set<String>? = nil) {
+    /// Glob patterns (XcodeGen `excludes`, relative to `path`): matching files and folders are left out.
+    public var excludedPatterns: [String]
+    /// Glob patterns (XcodeGen `includes`): when set, only matching files belong to the target.
+    public var includedPatterns: [String]?
+
+    public init(path: String, excluded: Set<String>, only: Set<String>? = nil,
+                excludedPatterns: [String] = [], includedPatterns: [String]? = nil) {
         self.path = path
         self.excluded = excluded
         self.only = only
+        self.excludedPatterns = excludedPatterns
+        self.includedPatterns = includedPatterns
     }
 
     /// Whether a project-relative path belongs to this folder's target.
@@ -87,6 +95,8 @@ public struct SynchronizedFolder: Sendable, Hashable {
             let entry = listed.hasPrefix("/") ? String(listed.dropFirst()) : listed
             return inner == entry || inner.hasPrefix(entry + "/")
         }
+        if excludedPatterns.contains(where: { PathGlob.matchesPathOrAncestor($0, inner) }) { return false }
+        if let includedPatterns, !includedPatterns.contains(where: { PathGlob.matchesPathOrAncestor($0, inner) }) { return false }
         if let only { return only.contains(where: within) && !excluded.contains(where: within) }
         return !excluded.contains(where: within)
     }
@@ -113,6 +123,9 @@ public struct XcodeTarget: Sendable {
     public var dependencyTargetIds: [String]
     /// Where the target's `isa` line is (its definition).
     public var line: Int
+    /// For a target read from an XcodeGen spec: the display path of the spec file that defines it, where its
+    /// settings and `line` are (nil: the project file).
+    public var specPath: String?
 
     public init(id: String, name: String, productName: String?, productType: String, configurations: [BuildConfiguration],
                 defaultConfigurationName: String?, sourceFiles: [String], resourceFiles: [String],
@@ -239,11 +252,16 @@ public final class XcodeProject: @unchecked Sendable {
     public private(set) var configurationFiles: [String: ConfigurationFile] = [:]
     /// Non-fatal problems (an `.xcconfig` that could not be read...).
     public private(set) var warnings: [String] = []
-    /// The parsed tree, for readers that need more than the model.
+    /// The parsed tree, for readers that need more than the model (empty for an XcodeGen spec).
     public let root: OpenStepNode
+    /// The `name` of an XcodeGen spec (nil for a `project.pbxproj`).
+    public let specName: String?
+    /// Whether the project was read from an XcodeGen spec (`project.yml`) rather than a `project.pbxproj`.
+    public var isXcodeGenSpec: Bool { !path.hasSuffix(".pbxproj") }
 
     init(path: String, projectDirectory: String, targets: [XcodeTarget], projectConfigurations: [BuildConfiguration],
-         defaultConfigurationName: String?, packageReferences: [String], root: OpenStepNode) {
+         defaultConfigurationName: String?, packageReferences: [String], root: OpenStepNode, specName: String? = nil) {
+        self.specName = specName
         self.path = path
         self.projectDirectory = projectDirectory
         self.targets = targets
@@ -457,6 +475,8 @@ public final class XcodeProject: @unchecked Sendable {
         }
     }
 
+    func addWarning(_ warning: String) { warnings.append(warning) }
+
     /// Adds an already-parsed configuration file (tests, archives).
     public func addConfigurationFile(_ file: ConfigurationFile) {
         configurationFiles[file.path] = file
@@ -527,6 +547,7 @@ public final class XcodeProject: @unchecked Sendable {
 
     /// The project's name (`App` for `App.xcodeproj`).
     public var projectName: String {
+        if let specName { return specName }
         let components = path.split(separator: "/")
         guard components.count >= 2 else { return "" }
         let folder = String(components[components.count - 2])

@@ -367,6 +367,12 @@ struct PlanBuilder {
     ]
 
     mutating func pasteboard(_ entry: AttackSurface.Entry, origins: [String], labels: inout [String]) {
+        if entry.kind == "named pasteboard" {
+            // Which named pasteboards the app opens, and with what names, at run time.
+            labels.append(hook(.method(className: "UIPasteboard", isSwift: false, selector: "pasteboardWithName:create:", isClassMethod: true),
+                               .pasteboard, origins: origins))
+            return
+        }
         let last = entry.value.split(whereSeparator: { $0 == " " || $0 == "." }).last.map(String.init) ?? entry.value
         let selectors = Self.pasteboardSelectors[last] ?? (last.contains(":") && !last.contains("(") ? [last] : [])
         for selector in selectors {

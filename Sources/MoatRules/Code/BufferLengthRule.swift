@@ -113,6 +113,31 @@ public struct BufferLengthRule: SourceRule {
                 }
             }
             """),
+            .triggering("PacketReader.m", """
+            typedef struct { uint32_t size; uint32_t length; } PacketHeader;
+            @implementation PacketReader
+            - (void)session:(MCSession *)session didReceiveData:(NSData *)data fromPeer:(MCPeerID *)peerID {
+                const PacketHeader *header = (const PacketHeader *)data.bytes;
+                uint8_t *body = malloc(header->size);
+                ↓memcpy(body, (const uint8_t *)data.bytes + sizeof(PacketHeader), header->length);
+                [self handleBody:body];
+            }
+            @end
+            """, note: "A heap buffer sized by one field of the message, filled with a length from another."),
+            .nonTriggering("PacketReader.m", """
+            typedef struct { uint32_t size; uint32_t length; } PacketHeader;
+            @implementation PacketReader
+            - (void)session:(MCSession *)session didReceiveData:(NSData *)data fromPeer:(MCPeerID *)peerID {
+                const PacketHeader *header = (const PacketHeader *)data.bytes;
+                if (header->length > header->size) {
+                    return;
+                }
+                uint8_t *body = malloc(header->size);
+                memcpy(body, (const uint8_t *)data.bytes + sizeof(PacketHeader), header->length);
+                [self handleBody:body];
+            }
+            @end
+            """, note: "The length is checked against the allocated size first."),
             .nonTriggering("Copy.m", """
             - (void)session:(MCSession *)session didReceiveData:(NSData *)data fromPeer:(MCPeerID *)peerID {
                 void *copy = malloc(data.length);
@@ -138,7 +163,7 @@ public struct BufferLengthRule: SourceRule {
     private func finding(_ flow: TaintFlow, _ file: CodeFile) -> (Taint, String)? {
         switch flow.kind {
         case .memoryCopy:
-            guard flow.fixedDestination else { return nil }
+            guard flow.fixedDestination else { return heapSizeMismatch(flow, file) }
             let destination = CodeText.of(flow.arguments[.destination], in: file)
             if let taint = flow.taints(.length).first(where: { $0.checks.isDisjoint(with: Self.unbounded) }), let source = taint.source {
                 let length = CodeText.of(flow.arguments[.length], in: file)
@@ -166,6 +191,48 @@ public struct BufferLengthRule: SourceRule {
         default:
             return nil
         }
+    }
+
+    /// Allocations whose size argument is the size of the buffer they return (`malloc(n)`,
+    /// `UnsafeMutablePointer<T>.allocate(capacity: n)`, `[NSMutableData dataWithLength:n]`).
+    static let allocations: [String: (label: String?, index: Int)] = [
+        "malloc": (nil, 0), "allocate": ("capacity", 0), "dataWithLength:": (nil, 0), "initWithLength:": (nil, 0),
+    ]
+
+    /// A copy into a heap buffer allocated with one size and given an untrusted length that is another
+    /// value (`buf = malloc(header->size); memcpy(buf, src, header->length)`), with no check of the length.
+    private func heapSizeMismatch(_ flow: TaintFlow, _ file: CodeFile) -> (Taint, String)? {
+        guard ["memcpy", "memmove", "__builtin_memcpy", "__builtin_memmove"].contains(flow.calledName),
+              let destination = flow.arguments[.destination], let length = flow.arguments[.length],
+              let taint = flow.taints(.length).first(where: { $0.checks.isDisjoint(with: Self.unbounded) }), let source = taint.source,
+              let size = Self.allocationSize(of: destination, in: file, before: flow.range) else { return nil }
+        func normalized(_ expression: Expression) -> String {
+            file.text(expression.strippedOfCasts.range).filter { !$0.isWhitespace }.replacingOccurrences(of: "->", with: ".")
+        }
+        let sizeText = normalized(size), lengthText = normalized(length)
+        // The same value, or one built from the other (`malloc(n + 1)` for `n` bytes): not a mismatch.
+        guard !sizeText.isEmpty, !lengthText.isEmpty, !sizeText.contains(lengthText), !lengthText.contains(sizeText) else { return nil }
+        let buffer = CodeText.of(destination, in: file)
+        return (taint, "\(flow.calledName) copies `\(CodeText.of(length, in: file))` bytes, a length set by \(source.description), into `\(buffer)`, allocated with `\(CodeText.of(size, in: file))` bytes, and nothing checks the length against that size: a larger length writes past the buffer.")
+    }
+
+    /// The size a local buffer was allocated with, when it was allocated in the function of the copy.
+    static func allocationSize(of destination: Expression, in file: CodeFile, before range: SourceRange) -> Expression? {
+        guard let name = LocalValues.assignableName(destination.strippedOfCasts),
+              let (function, owner) = file.allFunctions.filter({ $0.function.range.contains(range) })
+                .min(by: { $0.function.range.end.offset - $0.function.range.start.offset < $1.function.range.end.offset - $1.function.range.start.offset })
+        else { return nil }
+        let values = LocalValues(function: function, type: owner, file: file)
+        guard !values.isParameter(name) else { return nil }
+        var value = values.value(of: name, before: range.start.offset)?.strippedOfCasts
+        // `[data mutableBytes]` / `data.mutableBytes` of a buffer allocated here.
+        if let current = value, current.name == "mutableBytes", let base = current.receiver, let inner = LocalValues.assignableName(base.strippedOfCasts) {
+            value = values.value(of: inner, before: range.start.offset)?.strippedOfCasts
+        }
+        guard let call = value, case .call(let callee, let arguments, _) = call.kind, let callName = callee.name,
+              let shape = allocations[callName] else { return nil }
+        if let label = shape.label { return arguments.first { $0.label == label }?.value }
+        return shape.index < arguments.count ? arguments[shape.index].value : nil
     }
 
     /// "that data is an NSData of exactly the destination's size" or "its length".

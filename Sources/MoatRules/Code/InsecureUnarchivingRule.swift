@@ -7,9 +7,9 @@ public struct InsecureUnarchivingRule: SourceRule {
 
     public static let description = RuleDescription(
         id: "MOAT-CODE-001", slug: "insecure-unarchiving", title: "NSKeyedUnarchiver without secure coding",
-        kind: .source, severity: .high, confidence: .high, evidence: .configuration, cwe: [502],
+        kind: .source, severity: .medium, confidence: .low, evidence: .configuration, cwe: [502],
         masvs: ["MASVS-CODE-4"], mastg: ["MASTG-TEST-0079"],
-        rationale: "`unarchiveObject(with:)`, `unarchiveObject(withFile:)` and `unarchiveTopLevelObjectWithData` decode whatever classes the archive names. An attacker who controls the data (a file, a message, a pasteboard) can instantiate unexpected classes: object substitution, and in the worst case code execution through gadget classes.",
+        rationale: "`unarchiveObject(with:)`, `unarchiveObject(withFile:)` and `unarchiveTopLevelObjectWithData` decode whatever classes the archive names. An attacker who controls the data (a file, a message, a pasteboard) can instantiate unexpected classes: object substitution, and in the worst case code execution through gadget classes. The call alone does not say where the data comes from, and most such calls read back what the app archived itself into its own container, which no attacker writes: so the finding is medium with low confidence (severity policy: no dataflow path from an untrusted source). Untrusted data reaching a decode is the dataflow rules' to report.",
         fix: "Use `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)` or `unarchivedObject(ofClasses:from:)` with the exact classes you expect, and adopt NSSecureCoding in your own classes.",
         references: ["https://developer.apple.com/documentation/foundation/nskeyedunarchiver/2983380-unarchivedobject"],
         supersedes: ["MOAT-CODE-201"],
@@ -89,12 +89,12 @@ public struct InsecureUnarchivingRule: SourceRule {
         guard unit.names.contains("NSKeyedUnarchiver") else { return }
         for (call, _) in file.classMethodCalls(on: "NSKeyedUnarchiver", named: Self.insecureMethods) {
             let name = call.swiftCallName ?? call.name ?? "unarchiveObject"
-            sink.report("NSKeyedUnarchiver.\(name) decodes any class named in the data; use unarchivedObject(ofClass:from:) with the classes you expect.",
+            sink.report("NSKeyedUnarchiver.\(name) decodes any class named in the data: whoever can write that data chooses what is instantiated. No untrusted source was followed to this call (data the app wrote itself is the usual case); use unarchivedObject(ofClass:from:) with the classes you expect.",
                         in: file, at: call.range)
         }
         // The deprecated initializers leave requiresSecureCoding off.
         for (call, _) in file.calls(where: Self.isLegacyInitializer) {
-            sink.report("NSKeyedUnarchiver created with the deprecated `\(call.swiftCallName ?? call.name ?? "init")`, which leaves secure coding off: every decode accepts any class. Use `init(forReadingFrom:)` and `decodeObject(of:forKey:)`.",
+            sink.report("NSKeyedUnarchiver created with the deprecated `\(call.swiftCallName ?? call.name ?? "init")`, which leaves secure coding off: every decode accepts any class, chosen by whoever can write the data. No untrusted source was followed to this call; use `init(forReadingFrom:)` and `decodeObject(of:forKey:)`.",
                         in: file, at: call.range)
         }
     }

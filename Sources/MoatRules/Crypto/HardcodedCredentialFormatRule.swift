@@ -59,7 +59,7 @@ public struct HardcodedCredentialFormatRule: SourceRule {
             string: AKIAIOSFODNN7EXAMPLE
             string: https://api.example.com/v1
             """, note: "AWS's documented example key."),
-        ])
+        ] + HardcodedCredentialFormatRule.resourceExamples)
 
     public init() {}
 

@@ -2,12 +2,15 @@ import MoatCore
 import MoatSyntax
 
 /// A string or byte-array literal that becomes a key, password or stored secret in a crypto or keychain
-/// API, followed through locals and conversions (`.data(using:)`, `Data(s.utf8)`, `Array(s.utf8)`,
-/// `Data(base64Encoded:)`, `[s UTF8String]`, `[s dataUsingEncoding:]`): CryptoKit `SymmetricKey(data:)`,
-/// CommonCrypto `CCCrypt` / `CCCryptorCreate` (key), `CCHmac` (key), `CCKeyDerivationPBKDF` (password),
-/// CryptoSwift `AES`/`ChaCha20`/`Blowfish`/`HMAC` (`key:`) and `PBKDF2` (`password:`), RNCryptor
-/// (`withPassword:` / `password:`), and keychain dictionaries whose `kSecValueData` is a literal.
-/// Placeholders and empty strings are skipped. Reported at the literal, with the value redacted.
+/// API (`CryptoConstantSites`): CryptoKit `SymmetricKey(data:)`, CommonCrypto `CCCrypt` / `CCCryptorCreate`
+/// / `CCCryptorCreateWithMode` (key), `CCHmac` (key), `CCKeyDerivationPBKDF` (password), CryptoSwift
+/// `AES`/`ChaCha20`/`Blowfish`/`HMAC` (`key:`) and `PBKDF2` (`password:`), RNCryptor (`withPassword:` /
+/// `password:`), Realm's `encryptionKey`, `SecKeyCreateWithData` for private or symmetric keys, and
+/// keychain dictionaries whose `kSecValueData` is a literal. The literal is followed through byte
+/// conversions (`.data(using:)`, `Data(s.utf8)`, `Array(s.utf8)`, `Data(base64Encoded:)`, `[s UTF8String]`)
+/// and names (locals, globals, `let`/`static let` properties, returns, parameters, constants of other
+/// files: `ConstantResolver`). Placeholders and empty strings are skipped. Reported at the literal (with
+/// the use as related location), or at the use when the literal is in another file; the value redacted.
 public struct HardcodedCryptoKeyRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CRYP-202", slug: "hardcoded-crypto-key",
@@ -45,6 +48,66 @@ public struct HardcodedCryptoKeyRule: SourceRule {
                 return output;
             }
             """),
+            .triggering("Store.swift", """
+            import RealmSwift
+            import CommonCrypto
+            enum StoreKeys {
+                static let realm = Data(base64Encoded: ↓"c2VjcmV0LXJlYWxtLWtleS1zZWNyZXQtcmVhbG0ta2V5")!
+            }
+            func hmacKey() -> [UInt8] { Array(↓"hmac-signing-key-2024".utf8) }
+            func openStore() throws -> Realm {
+                let config = Realm.Configuration(encryptionKey: StoreKeys.realm)
+                return try Realm(configuration: config)
+            }
+            func sign(_ message: [UInt8], into mac: inout [UInt8]) {
+                let key = hmacKey()
+                CCHmac(CCHmacAlgorithm(kCCHmacAlgSHA256), key, key.count, message, message.count, &mac)
+            }
+            func seal(_ data: Data, with keyData: Data) throws -> Data? {
+                try AES.GCM.seal(data, using: SymmetricKey(data: keyData)).combined
+            }
+            let sealed = try seal(payload, with: ↓"0123456789abcdef0123456789abcdef".data(using: .utf8)!)
+            """, note: "Keys kept in a static let, returned by a function, passed as an argument."),
+            RuleExample(files: [
+                ExampleFile(name: "Keys.swift", content: """
+                enum Keys {
+                    static let database: [UInt8] = [0x3a, 0x91, 0x0c, 0x55, 0xe2, 0x17, 0x6b, 0xd4, 0x08, 0x9f, 0x41, 0xc3, 0x7e, 0x22, 0xb5, 0x60]
+                }
+                """),
+                ExampleFile(name: "Database.swift", content: """
+                func openDatabase() throws -> Realm {
+                    var config = Realm.Configuration()
+                    config.encryptionKey = ↓Data(Keys.database)
+                    return try Realm(configuration: config)
+                }
+                func privateKey() -> SecKey? {
+                    let attributes: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+                                                     kSecAttrKeyClass as String: kSecAttrKeyClassPrivate]
+                    return SecKeyCreateWithData(↓Data(Keys.database) as CFData, attributes as CFDictionary, nil)
+                }
+                """),
+            ], triggers: true, note: "A key written in another file: reported where it is used, with the constant as related location."),
+            RuleExample(files: [
+                ExampleFile(name: "Keys.swift", content: """
+                enum Keys {
+                    static let serverPublicKey: [UInt8] = [0x04, 0x91, 0x0c, 0x55, 0xe2, 0x17, 0x6b, 0xd4, 0x08, 0x9f, 0x41, 0xc3, 0x7e, 0x22]
+                }
+                """),
+                ExampleFile(name: "Database.swift", content: """
+                func openDatabase() throws -> Realm {
+                    var key = Data(count: 64)
+                    _ = key.withUnsafeMutableBytes { SecRandomCopyBytes(kSecRandomDefault, 64, $0.baseAddress!) }
+                    var config = Realm.Configuration()
+                    config.encryptionKey = key
+                    return try Realm(configuration: config)
+                }
+                func serverKey() -> SecKey? {
+                    let attributes: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+                                                     kSecAttrKeyClass as String: kSecAttrKeyClassPublic]
+                    return SecKeyCreateWithData(Data(Keys.serverPublicKey) as CFData, attributes as CFDictionary, nil)
+                }
+                """),
+            ], triggers: false, note: "A random Realm key; a public key written in the source (normal for verifying signatures)."),
             .nonTriggering("Crypto.swift", """
             import CryptoKit
             let key = SymmetricKey(size: .bits256)
@@ -62,119 +125,19 @@ public struct HardcodedCryptoKeyRule: SourceRule {
 
     public init() {}
 
-    /// The calls `sites(in:)` reads (Objective-C RNCryptor selectors by their first part; RNCryptor's Swift
-    /// `encrypt`/`decrypt` by the class); the keychain's `kSecValueData` key is checked apart.
-    static let requiredNames: Set<String> = [
-        "encryptData", "decryptData", "SymmetricKey", "CCCrypt", "CCCryptorCreate", "CCCryptorCreateWithMode", "CCHmac", "CCHmacInit",
-        "CCKeyDerivationPBKDF", "AES", "ChaCha20", "Blowfish", "HMAC", "CBCMAC", "CMAC", "Poly1305", "Rabbit", "PBKDF2", "PBKDF1",
-        "Scrypt", "HKDF", "RNCryptor", "Encryptor", "Decryptor",
-    ]
-
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
-        let file = unit.code
-        guard unit.names.containsAny(Self.requiredNames) || unit.names.containsAnywhere(["kSecValueData"]) else { return }
-        for site in Self.sites(in: file) {
-            guard let value = site.value else { continue }
-            sink.report("A literal is used as the \(site.role) of `\(site.api)`: it is the same in every copy of the app and readable from the binary. Generate the key at run time and keep it in the Keychain.",
-                        in: file, at: site.literal.range,
-                        evidence: Redaction.redact(file.line(site.literal.range.start.line).trimmed(of: " \t"), masking: [value]))
+        guard CryptoConstantSites.isRelevant(unit) else { return }
+        for site in CryptoConstantSites.sites(in: unit) where site.role.isSecret {
+            let message = site.external == nil
+                ? "A literal is used as the \(site.role.rawValue) of `\(site.api)`: it is the same in every copy of the app and readable from the binary. Generate the key at run time and keep it in the Keychain."
+                : "The \(site.role.rawValue) of `\(site.api)` is a literal written in \(site.external!.location.shortDescription): it is the same in every copy of the app and readable from the binary. Generate the key at run time and keep it in the Keychain."
+            CryptoConstantSites.report(site, message: message, in: unit.code, &sink)
         }
     }
 
-    struct Site {
-        var literal: Expression
-        var api: String
-        var role: String
-        /// The literal's text (nil for byte arrays).
-        var value: String?
-    }
-
-    /// Every literal used as a key or secret in a crypto or keychain API.
-    static func sites(in file: CodeFile) -> [Site] {
-        let cache = LocalValuesCache(file: file)
-        var result: [Site] = []
-        var seen = Set<ObjectIdentifier>()
-        func add(_ argument: Expression, _ api: String, _ role: String, _ context: WalkContext) {
-            guard let literal = literalSource(argument, cache.values(for: context)),
-                  seen.insert(ObjectIdentifier(literal)).inserted else { return }
-            if let text = literal.stringValue {
-                if SecretNaming.isPlaceholder(text) { return }
-                result.append(Site(literal: literal, api: api, role: role, value: text))
-            } else {
-                result.append(Site(literal: literal, api: api, role: role, value: "…"))
-            }
-        }
-        file.forEachExpression { expression, context in
-            switch expression.kind {
-            case .call(let callee, let arguments, let isMessageSend):
-                guard let name = callee.name else { return }
-                func labeled(_ label: String) -> Expression? { arguments.first { $0.label == label }?.value }
-                func positional(_ index: Int) -> Expression? { index < arguments.count ? arguments[index].value : nil }
-                if isMessageSend {
-                    if name.hasPrefix("encryptData:") || name.hasPrefix("decryptData:"), let password = labeled("password") {
-                        add(password, name, "password", context)
-                    }
-                    return
-                }
-                switch name {
-                case "SymmetricKey": if let data = labeled("data") { add(data, "SymmetricKey(data:)", "key", context) }
-                case "CCCrypt", "CCCryptorCreate", "CCCryptorCreateWithMode":
-                    if let key = positional(name == "CCCryptorCreateWithMode" ? 6 : 3) { add(key, name, "key", context) }
-                case "CCHmac", "CCHmacInit":
-                    if let key = positional(1) { add(key, name, "key", context) }
-                case "CCKeyDerivationPBKDF":
-                    if let password = positional(1) { add(password, name, "password", context) }
-                case "AES", "ChaCha20", "Blowfish", "HMAC", "CBCMAC", "CMAC", "Poly1305", "Rabbit":
-                    if let key = labeled("key") { add(key, "\(name)(key:)", "key", context) }
-                case "PBKDF2", "PBKDF1", "Scrypt", "HKDF":
-                    if let password = labeled("password") { add(password, "\(name)(password:)", "password", context) }
-                case "encrypt", "decrypt", "Encryptor", "Decryptor":
-                    let password = labeled("withPassword") ?? labeled("password")
-                    if let password, callee.nameChain.contains("RNCryptor") || name == "Encryptor" || name == "Decryptor" {
-                        add(password, "RNCryptor", "password", context)
-                    }
-                default:
-                    break
-                }
-            case .dictionaryLiteral(let pairs):
-                for pair in pairs where DictionaryEntries.keyName(pair.key) == "kSecValueData" {
-                    add(pair.value, "the keychain (kSecValueData)", "stored secret", context)
-                }
-            default:
-                break
-            }
-        }
-        return result
-    }
-
-    /// The literal a key expression is made from, through locals and byte/data conversions.
-    static func literalSource(_ expression: Expression, _ values: LocalValues, depth: Int = 0) -> Expression? {
-        guard depth < 8 else { return nil }
-        let resolved = values.resolve(expression).strippedOfCasts
-        switch resolved.kind {
-        case .stringLiteral:
-            return resolved.stringValue == nil ? nil : resolved
-        case .arrayLiteral(let elements):
-            return elements.count >= 8 && elements.allSatisfy({ if case .integerLiteral = $0.unwrapped.kind { true } else { false } }) ? resolved : nil
-        case .member(let base?, let name) where ["utf8", "bytes", "UTF8String", "utf8CString"].contains(name):
-            return literalSource(base, values, depth: depth + 1)
-        case .call(let callee, let arguments, _):
-            // `[UInt8]("...".utf8)`: the array type parses as an array literal callee.
-            if case .arrayLiteral = callee.unwrapped.kind, let first = arguments.first {
-                return literalSource(first.value, values, depth: depth + 1)
-            }
-            guard let name = callee.name else { return nil }
-            switch name {
-            case "data", "dataUsingEncoding:", "UTF8String", "cString", "cStringUsingEncoding:", "bytes":
-                return callee.receiver.flatMap { literalSource($0, values, depth: depth + 1) }
-            case "Data", "NSData", "Array", "init", "SymmetricKey", "dataWithBytes:length:", "initWithBase64EncodedString:options:":
-                guard let first = arguments.first else { return nil }
-                return literalSource(first.value, values, depth: depth + 1)
-            default:
-                return nil
-            }
-        default:
-            return nil
-        }
+    /// The literals of this file that MOAT-CRYP-202 and MOAT-CRYP-204 report (MOAT-CRYP-203 leaves them).
+    static func literals(in unit: SourceUnit) -> Set<ObjectIdentifier> {
+        guard CryptoConstantSites.isRelevant(unit) else { return [] }
+        return Set(CryptoConstantSites.sites(in: unit).compactMap { $0.literal.map(ObjectIdentifier.init) })
     }
 }

@@ -80,13 +80,13 @@ public struct HardcodedSecretRule: SourceRule {
                 let pinPassword = "12345678"
             }
             """, note: "Key names and identifiers (words, reverse-DNS names), publishable client keys (MOAT-CRYP-201 reports them at low), mock and preview values: a secret needs a plausible value."),
-        ])
+        ] + HardcodedSecretRule.resourceExamples)
 
     public init() {}
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        let handledElsewhere = Set(HardcodedCryptoKeyRule.sites(in: file).map { ObjectIdentifier($0.literal) })
+        let handledElsewhere = HardcodedCryptoKeyRule.literals(in: unit)
         var reported = Set<ObjectIdentifier>()
         func consider(_ literal: Expression, named name: String, how: String) {
             let bare = literal.strippedOfCasts

@@ -7,6 +7,9 @@ struct ConditionFact: Hashable {
     var check: TaintCheck
     /// The kinds of flow the check applies to (from its table entry).
     var kinds: Set<FlowKind> = FlowKind.every
+    /// For `.comparedWithValue`: the other side of the comparison; the check holds only when that side
+    /// carries no taint (a value the app holds, not another input).
+    var against: String? = nil
 }
 
 /// Reads the checks out of a condition known to hold (or known to fail): `name != ".."`,
@@ -182,6 +185,12 @@ enum ConditionFacts {
         if op == "==" {
             hostFact(lhs, into: &facts)
             hostFact(rhs, into: &facts)
+            // Equal to a value the app holds (`state == storedState`): each side, when the other is untainted.
+            if let left = lhs.accessPath, let right = rhs.accessPath, left != right,
+               !isTypeOrConstantName(left), !isTypeOrConstantName(right) {
+                facts.append(ConditionFact(path: left, check: .comparedWithValue, against: right))
+                facts.append(ConditionFact(path: right, check: .comparedWithValue, against: left))
+            }
         }
         // Sizes and counts.
         let left = sizeSubject(lhs)
@@ -211,6 +220,11 @@ enum ConditionFacts {
         default:
             break
         }
+    }
+
+    /// `Route.logout`, `NSNotFound`: a type's member or a constant, not a value the app stored.
+    private static func isTypeOrConstantName(_ path: String) -> Bool {
+        path.first?.isUppercase ?? true
     }
 
     private static func sizeSubject(_ expression: Expression) -> (path: String, measured: Bool)? {

@@ -74,6 +74,19 @@ public struct ExportedFunction: Sendable, Hashable, Codable {
     /// Taints of the returned value; nil when the function returns its inputs as they came (callers then
     /// treat the call like any unknown call).
     public var returns: [PortableTaint]?
+    /// Parameters the function validates before doing its work (`FunctionSummary.validatedParameters`):
+    /// a caller's action through it is checked for those arguments.
+    public var validatesParameters: [Int] = []
+
+    public init(signature: FunctionSignature, location: ExternalLocation, returns: [PortableTaint]?, validatesParameters: [Int] = []) {
+        self.signature = signature
+        self.location = location
+        self.returns = returns
+        self.validatesParameters = validatesParameters
+    }
+
+    /// Callers need this function's summary: it transforms what it returns, or it validates a parameter.
+    public var isSummarized: Bool { returns != nil || !validatesParameters.isEmpty }
 
     func resolved(_ path: String) -> ExportedFunction {
         var copy = self
@@ -158,6 +171,11 @@ public struct DataflowFacts: Sendable, Hashable, Codable {
     public var adoptions: [TypeAdoption] = []
     /// Types that have methods with bodies in this file.
     public var implementedTypes: [String] = []
+    /// Constants other files may read (`ConstantExporter`).
+    public var constants: [ExportedConstant] = []
+    /// Names this file's settings rules could not resolve here (`Owner.name` or `name`, see
+    /// `ConstantResolver`): the linker gives it the other files' constants of those names.
+    public var constantQueries: [String] = []
 
     public init() {}
 }
@@ -180,10 +198,12 @@ public struct DataflowContext: Sendable, Hashable, Codable {
     public var seeds: [DataflowSeed] = []
     /// Methods of JSExport protocols, declared in other files, adopted by types implemented here.
     public var javaScriptExports: [JavaScriptProtocolFact] = []
+    /// Constants of other files that this file's settings rules asked about.
+    public var constants: [ExportedConstant] = []
 
     public init() {}
 
-    public var isEmpty: Bool { functions.isEmpty && seeds.isEmpty && javaScriptExports.isEmpty }
+    public var isEmpty: Bool { functions.isEmpty && seeds.isEmpty && javaScriptExports.isEmpty && constants.isEmpty }
 }
 
 /// Resolution of a call against functions of other files. Precision first: a call resolves only when

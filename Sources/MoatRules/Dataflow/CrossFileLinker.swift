@@ -39,8 +39,11 @@ public struct CrossFileLinker {
             for name in fileFacts.calledNames {
                 guard let candidates = byName[name]?.filter({ $0.file != index }) else { continue }
                 let returnsSource = candidates.contains { $0.function.returns?.contains { $0.source != nil } == true }
-                let transforms = tainted.contains(name) && candidates.contains { $0.function.returns != nil }
-                guard returnsSource || transforms else { continue }
+                let transforms = tainted.contains(name) && candidates.contains { $0.function.isSummarized }
+                // A function that validates a parameter matters to any call, also one that passes a
+                // parameter of the caller (whose callers pass the untrusted value).
+                let validates = candidates.contains { !$0.function.validatesParameters.isEmpty }
+                guard returnsSource || transforms || validates else { continue }
                 functions += candidates.map { $0.function.resolved(paths[$0.file]) }
             }
             if !functions.isEmpty { contexts[index, default: DataflowContext()].functions = functions }
@@ -97,6 +100,27 @@ public struct CrossFileLinker {
                 if !exports.isEmpty { contexts[index, default: DataflowContext()].javaScriptExports = exports }
             }
         }
+
+        // Constants of other files that a file's settings rules asked about (`Owner.name` or `name`).
+        var constants: [String: [(file: Int, constant: ExportedConstant)]] = [:]
+        for (index, fileFacts) in facts.enumerated() {
+            for constant in fileFacts?.constants ?? [] {
+                constants[constant.owner.map { "\($0).\(constant.name)" } ?? constant.name, default: []].append((index, constant))
+            }
+        }
+        if !constants.isEmpty {
+            for (index, fileFacts) in facts.enumerated() {
+                guard let queries = fileFacts?.constantQueries, !queries.isEmpty else { continue }
+                var found: [ExportedConstant] = []
+                for query in queries.sorted() {
+                    let candidates = (constants[query] ?? []).filter { $0.file != index }
+                    // An ambiguous name is not followed.
+                    guard candidates.count == 1 else { continue }
+                    found.append(candidates[0].constant.resolved(paths[candidates[0].file]))
+                }
+                if !found.isEmpty { contexts[index, default: DataflowContext()].constants = found }
+            }
+        }
         return contexts
     }
 }
@@ -114,6 +138,9 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
     public var javaScriptProtocols: [JavaScriptProtocolFact]
     public var adoptions: [TypeAdoption]
     public var implementedTypes: [String]
+    /// The file's constants and constant queries: small, and needed for every file.
+    public var constants: [ExportedConstant] = []
+    public var constantQueries: [String] = []
 
     public init(functionNames: [String], summarizedNames: [String], calledNames: [String], outgoingNames: [String],
                 taintedCalls: [String], javaScriptProtocols: [JavaScriptProtocolFact], adoptions: [TypeAdoption],
@@ -130,13 +157,15 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
 
     public init(_ facts: DataflowFacts) {
         functionNames = Array(Set(facts.functions.map(\.signature.lookupName))).sorted()
-        summarizedNames = Array(Set(facts.functions.filter { $0.returns != nil }.map(\.signature.lookupName))).sorted()
+        summarizedNames = Array(Set(facts.functions.filter(\.isSummarized).map(\.signature.lookupName))).sorted()
         calledNames = facts.calledNames
         outgoingNames = Array(Set(facts.outgoing.map(\.call.name))).sorted()
         taintedCalls = facts.taintedCalls
         javaScriptProtocols = facts.javaScriptProtocols
         adoptions = facts.adoptions
         implementedTypes = facts.implementedTypes
+        constants = facts.constants
+        constantQueries = facts.constantQueries
     }
 }
 
@@ -149,6 +178,8 @@ extension DataflowFacts {
         javaScriptProtocols = index.javaScriptProtocols
         adoptions = index.adoptions
         implementedTypes = index.implementedTypes
+        constants = index.constants
+        constantQueries = index.constantQueries
     }
 }
 

@@ -5,12 +5,12 @@ import MoatCore
 // more than the rest of storing an entry) are not used. Reading is bounds-checked: a truncated or
 // corrupt form gives nil, never a crash.
 //
-// Layout: "MDF1", the index (the names the linker needs for every file), then the rest of the facts.
+// Layout: "MDF2", the index (the names the linker needs for every file), then the rest of the facts.
 // Integers are LEB128 (zigzag for signed values), strings are a length and UTF-8 bytes, lists a count and
 // their elements, optionals a 0/1 byte then the value.
 
 public enum FactsCoding {
-    static let magic: [UInt8] = Array("MDF1".utf8)
+    static let magic: [UInt8] = Array("MDF2".utf8)
 
     public static func encode(_ facts: DataflowFacts) -> [UInt8] {
         var writer = FactsWriter()
@@ -114,6 +114,7 @@ struct FactsWriter {
         signature(value.signature)
         location(value.location)
         optional(value.returns) { $0.list($1) { $0.taint($1) } }
+        list(value.validatesParameters) { $0.int($1) }
     }
 
     mutating func outgoing(_ value: OutgoingCall) {
@@ -147,6 +148,23 @@ struct FactsWriter {
             writer.strings(adoption.inherits)
         }
         strings(value.implementedTypes)
+        list(value.constants) { writer, constant in
+            writer.optional(constant.owner) { $0.string($1) }
+            writer.string(constant.name)
+            switch constant.value {
+            case .symbol(let name):
+                writer.int(0)
+                writer.string(name)
+            case .text(let text):
+                writer.int(1)
+                writer.string(text)
+            case .bytes(let count):
+                writer.int(2)
+                writer.int(count)
+            }
+            writer.location(constant.location)
+        }
+        strings(value.constantQueries)
     }
 }
 
@@ -254,7 +272,8 @@ struct FactsReader {
 
     mutating func function() throws -> ExportedFunction {
         ExportedFunction(signature: try signature(), location: try location(),
-                         returns: try optional { try $0.list { try $0.taint() } })
+                         returns: try optional { try $0.list { try $0.taint() } },
+                         validatesParameters: try list { try $0.int() })
     }
 
     mutating func outgoing() throws -> OutgoingCall {
@@ -268,10 +287,24 @@ struct FactsReader {
     }
 
     mutating func index() throws -> DataflowFactsIndex {
-        DataflowFactsIndex(functionNames: try strings(), summarizedNames: try strings(), calledNames: try strings(),
-                           outgoingNames: try strings(), taintedCalls: try strings(),
-                           javaScriptProtocols: try list { JavaScriptProtocolFact(name: try $0.string(), methods: try $0.strings()) },
-                           adoptions: try list { TypeAdoption(name: try $0.string(), inherits: try $0.strings()) },
-                           implementedTypes: try strings())
+        var index = DataflowFactsIndex(functionNames: try strings(), summarizedNames: try strings(), calledNames: try strings(),
+                                       outgoingNames: try strings(), taintedCalls: try strings(),
+                                       javaScriptProtocols: try list { JavaScriptProtocolFact(name: try $0.string(), methods: try $0.strings()) },
+                                       adoptions: try list { TypeAdoption(name: try $0.string(), inherits: try $0.strings()) },
+                                       implementedTypes: try strings())
+        index.constants = try list { reader in
+            let owner = try reader.optional { try $0.string() }
+            let name = try reader.string()
+            let value: ConstantValue
+            switch try reader.int() {
+            case 0: value = .symbol(try reader.string())
+            case 1: value = .text(try reader.string())
+            case 2: value = .bytes(try reader.int())
+            default: throw Malformed()
+            }
+            return ExportedConstant(owner: owner, name: name, value: value, location: try reader.location())
+        }
+        index.constantQueries = try strings()
+        return index
     }
 }

@@ -21,6 +21,9 @@ public struct TaintFlow: Sendable {
     public var fixedDestination: Bool
     /// The full name of the function the sink is in.
     public var function: String?
+    /// The kinds of flow the sink reports (`TaintSink.kinds`): only taints of these kinds (or symbolic
+    /// parameter taints) are kept, also when a summary carries a caller's value to the sink.
+    public var kinds: Set<FlowKind> = [.untrusted, .remote]
 
     public func taints(_ role: SinkRole) -> [Taint] { roles[role] ?? [] }
     public var allTaints: [Taint] { roles.values.flatMap { $0 } }
@@ -32,10 +35,16 @@ struct FunctionSummary {
     var returns: [Taint] = []
     /// Sinks reached by parameter taints.
     var flows: [TaintFlow] = []
+    /// Parameters the function validates before it does its work: on every successful exit, a value
+    /// derived from them passed a validation call or was found equal to a value the app holds
+    /// (`if (![state isEqualToString:storedState]) return nil;`). A caller's action through this function
+    /// is checked for the arguments it passes there.
+    var validatedParameters: Set<Int> = []
 
     struct Signature: Hashable {
         var returns: Set<Taint.Key>
         var flows: Set<FlowKey>
+        var validatedParameters: Set<Int>
     }
 
     struct FlowKey: Hashable {
@@ -47,6 +56,7 @@ struct FunctionSummary {
 
     var signature: Signature {
         Signature(returns: Set(returns.map(\.key)),
-                  flows: Set(flows.map { FlowKey(range: $0.range, kind: $0.kind, taints: Set($0.allTaints.map(\.key)), confirmed: $0.confirmed) }))
+                  flows: Set(flows.map { FlowKey(range: $0.range, kind: $0.kind, taints: Set($0.allTaints.map(\.key)), confirmed: $0.confirmed) }),
+                  validatedParameters: validatedParameters)
     }
 }

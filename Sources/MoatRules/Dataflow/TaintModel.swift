@@ -15,6 +15,13 @@ public enum SourceKind: String, Sendable, Hashable, CaseIterable {
     case remoteContent
     /// A file or bundle URL the app built (not a flow that reaches sinks: see `FlowKind.localFile`).
     case localFileURL
+    /// A value named as a secret or personal datum (`password`, `authToken`, `cardNumber`; `SensitiveNaming`),
+    /// or a value of a type with such a property, encoded (a heuristic: medium confidence).
+    case sensitiveName
+    /// A value read from the Keychain (`SecItemCopyMatching`, Keychain wrapper libraries).
+    case keychain
+    /// The text of a secure text field (`isSecureTextEntry = true`, a SwiftUI `SecureField` binding).
+    case secureTextEntry
     /// A value read back from the app's storage (`UserDefaults`, a file read by path; see `FlowKind.stored`).
     case storedValue
 
@@ -75,6 +82,11 @@ public enum TaintCheck: String, Sendable, Hashable, CaseIterable {
     case protocolChecked
     /// A part of a URL chosen by whoever built it (query, fragment, path), not the URL itself.
     case urlPart
+    /// Hashed or encrypted (`SHA256.hash`, `AES.GCM.seal`, `hashPassword(_:)`): no longer the secret in clear.
+    case encrypted
+    /// Found equal to a value the app holds (`state == storedState`, `[token isEqualToString:expected]`):
+    /// an OAuth state or a nonce the app issued. Not an allowlist of constants, not a lookup of an item.
+    case comparedWithValue
     /// An entry name read from an archive (`entry.path`, `archive_entry_pathname`): chosen by whoever made
     /// the archive, even when the archive is a file the system created (`ArchiveEntries`).
     case archiveEntry
@@ -135,6 +147,9 @@ public struct Taint: Sendable {
     public var resetsCallerChecks = false
     /// For parameter taints: member names read along the way (to activate a caller's latent taint).
     public var members: Set<String> = []
+    /// The value is an object that holds the tainted value in one of its members (`account` after
+    /// `account.password = pin`, `FlowKind.fillsContainer`): the object carries it, its other members do not.
+    public var isContained = false
 
     public init(origin: TaintOrigin) {
         self.origin = origin
@@ -174,10 +189,12 @@ public struct Taint: Sendable {
         var product: ProductInfo?
         var classLookup: SourceRange?
         var resets: Bool
+        var contained: Bool
     }
 
     var key: Key {
-        Key(origin: origin, checks: checks, latent: latent, product: product, classLookup: classLookup, resets: resetsCallerChecks)
+        Key(origin: origin, checks: checks, latent: latent, product: product, classLookup: classLookup, resets: resetsCallerChecks,
+            contained: isContained)
     }
 }
 

@@ -71,7 +71,11 @@ public struct ConfiguredValue: Sendable {
     static func fromSetting(key: String, resolved: ResolvedBuildSetting, project: XcodeProject, target: XcodeTarget,
                             configurations: [String], expanded: String?) -> ConfiguredValue {
         let path: String
-        if case .configurationFile(let file) = resolved.origin { path = project.displayPath(file) } else { path = project.path }
+        if case .configurationFile(let file) = resolved.origin {
+            path = project.displayPath(file)
+        } else {
+            path = target.specPath.map(project.displayPath) ?? project.path
+        }
         let location = Location(path: path, line: resolved.setting.line, column: resolved.setting.column,
                                 keyPath: XcodeProject.keyPath(target: target.name, origin: resolved.origin, name: resolved.setting.name))
         return ConfiguredValue(key: key, source: .buildSetting(project, resolved), location: location,
@@ -307,7 +311,7 @@ public struct AppUnit: Sendable {
         guard !appPlists.isEmpty else { return [] }
         // Where other apps are: every app Info.plist, and the folder of every Xcode project.
         let markerPlists = allPlists.filter(isAppInfoPlist).map(\.path)
-        let projectFolders = projects.map { folder(of: folder(of: $0.path)) }
+        let projectFolders = projects.map { $0.isXcodeGenSpec ? folder(of: $0.path) : folder(of: folder(of: $0.path)) }
         func holdsOtherApp(_ candidate: String, besides own: String) -> Bool {
             func inside(_ path: String) -> Bool { candidate.isEmpty || path.hasPrefix(candidate + "/") }
             if markerPlists.contains(where: { $0 != own && inside($0) }) { return true }
@@ -504,6 +508,28 @@ extension AppModel {
             let kinds = membership.map { $0.targets(of: path) }
             return kinds.contains(.testsOnly) && !kinds.contains(.shipping)
         }
+    }
+
+    /// Source files named as a template or demo copy (`SPCredentials-demo.swift`, `Secrets.example.swift`,
+    /// `Keys-sample.m`) that sit in the folder of an Xcode project and that no target of any project
+    /// compiles: the targets compile the file a setup script copies them to, so the copy kept in the
+    /// repository (placeholder or public demo values) does not ship.
+    public var uncompiledTemplatePaths: [String] {
+        guard !projects.isEmpty else { return [] }
+        let membership = projects.map(ProjectMembership.init)
+        let compiled = Set(units.filter { !$0.isLoose }.flatMap { $0.sources.map(\.path) })
+        return sources.map(\.path).filter { path in
+            guard Self.isTemplateName(path), !compiled.contains(path) else { return false }
+            return projects.contains { $0.projectRelativePath(path) != nil } && membership.allSatisfy { $0.targets(of: path) == .none }
+        }
+    }
+
+    static let templateSuffixes = ["demo", "example", "sample", "template"].flatMap { word in ["-", "_", "."].map { $0 + word } }
+
+    /// `SPCredentials-demo.swift`, `Secrets.example.swift`, `ApiKeys_template.h`.
+    static func isTemplateName(_ path: String) -> Bool {
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
+        return templateSuffixes.contains { name.hasSuffix($0) }
     }
 
     /// The app units (apps, App Clips, extensions, or loose files with an Info.plist).

@@ -14,9 +14,12 @@ public final class AppModel: @unchecked Sendable {
     /// The bundles the app is made of (see `AppModel+Project.swift`): one per app or extension target of
     /// the Xcode projects, or a single unit built from the loose files when there is no project.
     public let units: [AppUnit]
+    /// Core Data models (`*.xcdatamodeld/*.xcdatamodel/contents`): entities and attributes.
+    public let coreDataModels: [CoreDataModel]
 
     public init(plists: [PropertyListDocument], sources: [SourceSummary], projects: [XcodeProject] = [],
-                interfaceBuilderDocuments: [InterfaceBuilderDocument] = []) {
+                interfaceBuilderDocuments: [InterfaceBuilderDocument] = [], coreDataModels: [CoreDataModel] = []) {
+        self.coreDataModels = coreDataModels
         self.plists = plists
         self.sources = sources
         self.projects = projects

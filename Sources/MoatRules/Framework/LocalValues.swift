@@ -135,6 +135,11 @@ public struct LocalValues {
         return nil
     }
 
+    /// The value a name was last bound to in the function before a position (no property or global).
+    public func boundValue(of name: String, before offset: Int) -> Expression? {
+        bindings[name]?.filter({ $0.offset < offset }).max(by: { $0.offset < $1.offset })?.value
+    }
+
     public func isParameter(_ name: String) -> Bool { parameters[name] != nil && bindings[name] == nil }
 
     /// Follows identifiers (and `self.x`) to what they were bound to, through casts and unwraps.

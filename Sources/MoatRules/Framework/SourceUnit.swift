@@ -21,6 +21,7 @@ public final class SourceUnit: @unchecked Sendable {
     private let lock = NSLock()
     private var analysis: (flows: [TaintFlow], facts: DataflowFacts)?
     private var nameIndex: SourceNames?
+    private var constantResolver: ConstantResolver?
 
     public init(code: CodeFile, context: DataflowContext? = nil) {
         self.code = code
@@ -52,6 +53,32 @@ public final class SourceUnit: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return analysis?.facts
+    }
+
+    /// What this file tells other files: the dataflow facts if a rule asked for the analysis, the
+    /// constants it exports and the names its settings rules asked about (nil when there is none of these).
+    public var factsForOtherFiles: DataflowFacts? {
+        var facts = factsIfAnalyzed
+        let constants = ConstantExporter.constants(of: code)
+        lock.lock()
+        let queries = constantResolver?.queries ?? []
+        lock.unlock()
+        if facts == nil && constants.isEmpty && queries.isEmpty { return nil }
+        if facts == nil { facts = DataflowFacts() }
+        facts?.constants = constants
+        facts?.constantQueries = queries.sorted()
+        return facts
+    }
+
+    /// Follows values back to the constants they were written as, for the settings rules (one resolver per
+    /// file, shared by its rules; see `ConstantResolver`).
+    public var constants: ConstantResolver {
+        lock.lock()
+        defer { lock.unlock() }
+        if let constantResolver { return constantResolver }
+        let resolver = ConstantResolver(file: code, context: context)
+        constantResolver = resolver
+        return resolver
     }
 
     /// The names the file's code mentions (not its comments, not the text of its string literals), built

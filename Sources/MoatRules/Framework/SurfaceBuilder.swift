@@ -133,7 +133,7 @@ struct SurfaceBuilder {
         if let target = unit.target, let project = unit.project, target.isExtension,
            !unit.infoPlists.contains(where: { $0.root["NSExtension"] != nil }) {
             add(\.extensions, .init(unit: unit.name, value: target.name, kind: "extension target", detail: target.productType,
-                                    location: Location(path: project.path, line: target.line),
+                                    location: Location(path: target.specPath.map(project.displayPath) ?? project.path, line: target.line),
                                     risk: SurfaceTables.extensionPoint("").risk))
         }
     }
@@ -497,6 +497,9 @@ struct SurfaceBuilder {
                         : (general ? "Every app can read the general pasteboard and Universal Clipboard copies it to the user's other devices: mark sensitive data localOnly with an expiration."
                                    : "Writes a pasteboard other apps of the team (or, for the general one, every app) can read.")
                     add(\.pasteboard, .init(unit: unit, value: fact.value, kind: read ? "read" : "write", location: location, risk: risk))
+                case .namedPasteboard:
+                    add(\.pasteboard, .init(unit: unit, value: fact.value, kind: "named pasteboard", location: location,
+                                            risk: "A named pasteboard is shared with every app of the same team (and persists until removed): treat what is read from it as untrusted and keep secrets off it."))
                 case .conformance:
                     let pieces = fact.value.components(separatedBy: ": ")
                     guard pieces.count == 2 else { continue }

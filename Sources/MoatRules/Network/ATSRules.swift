@@ -58,6 +58,26 @@ public struct ATSArbitraryLoadsRule: PropertyListRule {
             </dict>
             </plist>
             """),
+            .triggering("Casts/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+                <key>NSAppTransportSecurity</key>
+                <dict>
+                    ↓<key>NSAllowsArbitraryLoads</key>
+                    <true/>
+                    <key>NSExceptionDomains</key>
+                    <dict>
+                        <key>api.example.com</key>
+                        <dict>
+                            <key>NSExceptionAllowsInsecureHTTPLoads</key>
+                            <false/>
+                        </dict>
+                    </dict>
+                </dict>
+            </dict>
+            </plist>
+            """, note: "Feeds and media on arbitrary hosts, the app's own API host kept under ATS by its exception entry (Apple: listed domains are not affected by NSAllowsArbitraryLoads): medium, naming the hosts that keep ATS."),
             .nonTriggering("App/Info.plist", """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0">
@@ -82,7 +102,17 @@ public struct ATSArbitraryLoadsRule: PropertyListRule {
         let overriding = ["NSAllowsArbitraryLoadsInWebContent", "NSAllowsArbitraryLoadsForMedia", "NSAllowsLocalNetworking"]
             .filter { ats[$0] != nil }
         if let node = ats["NSAllowsArbitraryLoads"], node.bool == true {
-            if overriding.isEmpty {
+            // Apple: domains named in NSExceptionDomains are not affected by NSAllowsArbitraryLoads; a domain
+            // whose entry does not allow insecure loads keeps ATS (the app's own API hosts, typically).
+            let protected = (ats["NSExceptionDomains"]?.entries ?? []).filter { entry in
+                entry.value.entries != nil && ["NSExceptionAllowsInsecureHTTPLoads", "NSTemporaryExceptionAllowsInsecureHTTPLoads",
+                                               "NSThirdPartyExceptionAllowsInsecureHTTPLoads"].allSatisfy { entry.value[$0]?.bool != true }
+            }.map(\.key)
+            if overriding.isEmpty, !protected.isEmpty {
+                let names = protected.prefix(3).joined(separator: ", ") + (protected.count > 3 ? " and \(protected.count - 3) more" : "")
+                sink.report("NSAllowsArbitraryLoads disables App Transport Security for every host except the exception domains that keep it (\(names)): HTTP and weak TLS are allowed for all other hosts.",
+                            in: plist, at: node, severity: .medium)
+            } else if overriding.isEmpty {
                 sink.report("NSAllowsArbitraryLoads disables App Transport Security for all connections: HTTP and weak TLS are allowed everywhere.",
                             in: plist, at: node)
             } else {

@@ -57,6 +57,14 @@ public struct CleartextRequestRule: SourceRule {
                 static let docsURL = URL(string: "http://example.com")!
             }
             """, note: "A URL built only to read its user or host is parsed, not requested; placeholder and documentation hosts name no server."),
+            .triggering("AboutLinks.swift", """
+            enum Links {
+                static let community = URL(string: ↓"http://forum.example.org/app")!
+                static let website = URL(string: "https://www.example.org")!
+            }
+            struct Credit { let title: String; let url: URL? }
+            let credits = [Credit(title: "Icons", url: URL(string: ↓"http://icons.example.org"))]
+            """, note: "URLs built in a file that makes no request (links shown to the user, opened elsewhere): reported at low, with low confidence."),
             .nonTriggering("Feed.m", """
             static NSString *const kAtomNamespace = @"http://www.w3.org/2005/Atom";
             - (void)fetch {
@@ -67,9 +75,20 @@ public struct CleartextRequestRule: SourceRule {
 
     public init() {}
 
+    /// Names of the APIs that make a request: a file that names none of them only builds URLs (a list of
+    /// links for the user, a constant handed to other code), which is no evidence of the app's traffic.
+    static let requestNames: Set<String> = [
+        "URLSession", "NSURLSession", "URLRequest", "NSURLRequest", "NSMutableURLRequest", "dataTask", "downloadTask",
+        "uploadTask", "webSocketTask", "dataTaskWithURL", "dataTaskWithRequest", "downloadTaskWithURL", "contentsOf",
+        "dataWithContentsOfURL", "stringWithContentsOfURL", "initWithContentsOfURL", "AF", "Alamofire",
+        "NSURLConnection", "sendSynchronousRequest", "WebSocket", "URLSessionConfiguration",
+        "request", "requestWithURL", "AFHTTPSessionManager",
+    ]
+
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
         guard unit.names.literalsContain(ignoringCase: "http") else { return }
+        let makesRequests = unit.names.containsAny(Self.requestNames)
         let cache = LocalValuesCache(file: file)
         let webLoads = RequestURLs.cleartextWebLoads(in: file, cache: cache)
         let webConstructions = Set(webLoads.flatMap(\.urls).map { ObjectIdentifier($0.construction) })
@@ -86,6 +105,9 @@ public struct CleartextRequestRule: SourceRule {
             if url.isLocal {
                 sink.report("Request to `\(url.text)` uses plain HTTP to a local address: keep development URLs out of release builds.",
                             in: file, at: url.literal.range, severity: .low)
+            } else if !makesRequests {
+                sink.report("Plain-HTTP URL `\(url.text)`, but this file makes no request (a link shown to the user, a value handed to other code): if it is loaded, anyone on the network path can read and change it. Use https://.",
+                            in: file, at: url.literal.range, severity: .low, confidence: .low)
             } else {
                 sink.report("Request to `\(url.text)` uses plain HTTP: anyone on the network path can read and change it. Use https://.",
                             in: file, at: url.literal.range)

@@ -9,5 +9,6 @@ public enum NetworkRules {
                                               CleartextRequestRule.self,
                                               ATSLocalNetworkingRule.self, ATSForwardSecrecyDisabledRule.self,
                                               ATSCertificateTransparencyRule.self, ATSPinnedDomainsInventoryRule.self,
-                                              ATSPinnedInsecureDomainRule.self]
+                                              ATSPinnedInsecureDomainRule.self,
+                                              SecretInURLRule.self]
 }

@@ -33,14 +33,34 @@ public struct SystemAnchorsReenabledRule: SourceRule {
                 return SecTrustEvaluateWithError(trust, NULL);
             }
             """),
-            .triggering("UserTrust.m", """
+            .triggering("ServerTrust.m", """
+            - (void)evaluate:(SecTrustRef)trust anchors:(NSArray *)anchors {
+                SecTrustSetAnchorCertificates(trust, (__bridge CFArrayRef)anchors);
+                ↓SecTrustSetAnchorCertificatesOnly(trust, NO);
+            }
+            """, note: "Anchors that are not bundled certificates and not named as an addition are reported with low confidence."),
+            .nonTriggering("UserTrust.m", """
             - (void)evaluate:(SecTrustRef)trust {
-                if (self.userAcceptedCertificates.count) {
-                    SecTrustSetAnchorCertificates(trust, (__bridge CFArrayRef)self.userAcceptedCertificates);
-                    ↓SecTrustSetAnchorCertificatesOnly(trust, NO);
+                NSString *pinned = [[NSBundle mainBundle] pathForResource:@"server" ofType:@"cer"];
+                if (pinned) {
+                    SecTrustSetAnchorCertificates(trust, (__bridge CFArrayRef)@[LoadCertificate(pinned)]);
+                } else {
+                    NSSet<NSData *> *certificates = [AllowedCertificates sharedInstance].certificates;
+                    if (certificates.count) {
+                        NSMutableArray *allowedCertificates = [NSMutableArray array];
+                        for (NSData *data in certificates) {
+                            [allowedCertificates addObject:(__bridge_transfer id)SecCertificateCreateWithData(NULL, (__bridge CFDataRef)data)];
+                        }
+                        SecTrustSetAnchorCertificates(trust, (__bridge CFArrayRef)allowedCertificates);
+                        SecTrustSetAnchorCertificatesOnly(trust, false);
+                    }
                 }
             }
-            """, note: "Anchors that are not bundled certificates (here ones the user accepted) are reported with low confidence: re-enabling the system roots next to them is usually intended."),
+            - (void)evaluateAccepted:(SecTrustRef)trust {
+                SecTrustSetAnchorCertificates(trust, (__bridge CFArrayRef)self.userAcceptedCertificates);
+                SecTrustSetAnchorCertificatesOnly(trust, NO);
+            }
+            """, note: "Anchors named as an addition (certificates the user accepted or allowed, a self-signed server's certificate) next to the system roots: re-enabling the roots is what such an addition needs, not a broken pin. The bundled pin in the other branch keeps anchors-only."),
             .nonTriggering("Pinning.swift", """
             func evaluate(_ trust: SecTrust, pinned: SecCertificate) -> Bool {
                 SecTrustSetAnchorCertificates(trust, [pinned] as CFArray)
@@ -91,6 +111,43 @@ public struct SystemAnchorsReenabledRule: SourceRule {
         return false
     }
 
+    /// Whether the innermost block around the call names its anchors as an addition to the system roots:
+    /// certificates the user accepted, allowed or trusted, additional anchors (`allowedCertificates`,
+    /// `userAcceptedCertificates`, `additionalAnchors`). Identifiers only, by their camel-case words.
+    static func blockNamesAnAddition(_ textBeforeCall: String) -> Bool {
+        let block = innermostBlock(textBeforeCall)
+        var word = ""
+        var identifiers: [String] = []
+        for character in block {
+            if character.isLetter || character.isNumber || character == "_" { word.append(character) } else if !word.isEmpty {
+                identifiers.append(word)
+                word = ""
+            }
+        }
+        if !word.isEmpty { identifiers.append(word) }
+        let additions: Set<String> = ["allowed", "accepted", "additional", "extra", "approved"]
+        let anchors: Set<String> = ["certificate", "certificates", "certs", "cert", "anchors", "anchor", "roots"]
+        return identifiers.contains { identifier in
+            let words = SecretNaming.words(identifier)
+            return words.contains(where: additions.contains) && words.contains(where: anchors.contains)
+        }
+    }
+
+    static func innermostBlock(_ textBeforeCall: String) -> String {
+        var depth = 0
+        var index = textBeforeCall.endIndex
+        while index > textBeforeCall.startIndex {
+            index = textBeforeCall.index(before: index)
+            let character = textBeforeCall[index]
+            if character == "}" { depth += 1 }
+            if character == "{" {
+                if depth == 0 { return String(textBeforeCall[index...]) }
+                depth -= 1
+            }
+        }
+        return textBeforeCall
+    }
+
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
         guard unit.names.contains("SecTrustSetAnchorCertificatesOnly") else { return }
@@ -99,7 +156,10 @@ public struct SystemAnchorsReenabledRule: SourceRule {
                   case .identifier("SecTrustSetAnchorCertificatesOnly") = callee.unwrapped.kind, arguments.count == 2 else { return false }
             return arguments[1].value.boolValue == false
         }) {
-            if let function = context.function, !Self.blockLooksLikeAPin(file.text(SourceRange(start: function.range.start, end: call.range.start))) {
+            if let function = context.function, case let before = file.text(SourceRange(start: function.range.start, end: call.range.start)),
+               !Self.blockLooksLikeAPin(before) {
+                // Anchors named as an addition: the system roots are meant to stay trusted beside them.
+                if Self.blockNamesAnAddition(before) { continue }
                 sink.report("`SecTrustSetAnchorCertificatesOnly(_, false)` adds the system root certificates back next to the custom anchors. The anchors here are not bundled certificates, so they may be an addition (certificates the user accepted, a private CA) rather than a pin; if they are meant as a pin, any publicly trusted certificate now passes.",
                             in: file, at: call.range, confidence: .low)
                 continue

@@ -3,7 +3,9 @@ import MoatSyntax
 
 /// A TLS minimum (or maximum) protocol version below TLS 1.2 set in code: `tlsMinimumSupportedProtocol`,
 /// `tlsMinimumSupportedProtocolVersion`, `sec_protocol_options_set_tls_min_version`,
-/// `sec_protocol_options_set_min_tls_protocol_version`, and the maximum counterparts.
+/// `sec_protocol_options_set_min_tls_protocol_version`, and the maximum counterparts; the version written
+/// there or kept in a constant (a local, a global, a `static let`, a function's return, a parameter, a
+/// constant of another file: `ConstantResolver`), reported at the assignment with the way to the constant.
 public struct WeakTLSVersionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-208", slug: "tls-version-below-1-2",
@@ -33,6 +35,66 @@ public struct WeakTLSVersionRule: SourceRule {
                 return [NSURLSession sessionWithConfiguration:configuration];
             }
             """),
+            .triggering("Session.swift", """
+            enum TLSSettings {
+                static let minimum = tls_protocol_version_t.TLSv10
+            }
+            func legacyProtocol() -> SSLProtocol { .tlsProtocol1 }
+            func makeSession(maximum: SSLProtocol) -> URLSession {
+                let configuration = URLSessionConfiguration.ephemeral
+                ↓configuration.tlsMinimumSupportedProtocolVersion = TLSSettings.minimum
+                ↓configuration.tlsMinimumSupportedProtocol = legacyProtocol()
+                ↓configuration.tlsMaximumSupportedProtocol = maximum
+                let options = NWProtocolTLS.Options()
+                ↓sec_protocol_options_set_min_tls_protocol_version(options.securityProtocolOptions, TLSSettings.minimum)
+                return URLSession(configuration: configuration)
+            }
+            let legacy = makeSession(maximum: .tlsProtocol11)
+            """, note: "Versions kept in a static let, returned by a function, passed as an argument."),
+            RuleExample(files: [
+                ExampleFile(name: "NetworkPolicy.swift", content: """
+                enum NetworkPolicy {
+                    static let oldestTLS: tls_protocol_version_t = .TLSv11
+                }
+                """),
+                ExampleFile(name: "Session.swift", content: """
+                func makeSession() -> URLSession {
+                    let configuration = URLSessionConfiguration.default
+                    ↓configuration.tlsMinimumSupportedProtocolVersion = NetworkPolicy.oldestTLS
+                    return URLSession(configuration: configuration)
+                }
+                """),
+            ], triggers: true, note: "A version kept in a constant of another file."),
+            .triggering("Session.m", """
+            static const SSLProtocol kMinimumProtocol = kTLSProtocol1;
+            - (NSURLSession *)makeSession {
+                NSURLSessionConfiguration *configuration = [NSURLSessionConfiguration defaultSessionConfiguration];
+                ↓configuration.TLSMinimumSupportedProtocol = kMinimumProtocol;
+                return [NSURLSession sessionWithConfiguration:configuration];
+            }
+            """),
+            RuleExample(files: [
+                ExampleFile(name: "NetworkPolicy.swift", content: """
+                enum NetworkPolicy {
+                    static let oldestTLS: tls_protocol_version_t = .TLSv12
+                    static func legacyProtocol() -> SSLProtocol { .tlsProtocol12 }
+                }
+                """),
+                ExampleFile(name: "Session.swift", content: """
+                enum TLSSettings {
+                    static let minimum = tls_protocol_version_t.TLSv12
+                }
+                func makeSession(maximum: tls_protocol_version_t) -> URLSession {
+                    let configuration = URLSessionConfiguration.default
+                    configuration.tlsMinimumSupportedProtocolVersion = NetworkPolicy.oldestTLS
+                    configuration.tlsMinimumSupportedProtocolVersion = TLSSettings.minimum
+                    configuration.tlsMinimumSupportedProtocol = NetworkPolicy.legacyProtocol()
+                    configuration.tlsMaximumSupportedProtocolVersion = maximum
+                    return URLSession(configuration: configuration)
+                }
+                let modern = makeSession(maximum: .TLSv13)
+                """),
+            ], triggers: false, note: "TLS 1.2 and 1.3 kept in constants, here and in another file."),
             .nonTriggering("Session.swift", """
             func makeSession() -> URLSession {
                 let configuration = URLSessionConfiguration.default
@@ -46,11 +108,7 @@ public struct WeakTLSVersionRule: SourceRule {
 
     public init() {}
 
-    static let weakValues: Set<String> = [
-        "TLSv10", "TLSv11", "DTLSv10", "tlsProtocol1", "tlsProtocol11", "sslProtocol3", "sslProtocol2", "sslProtocolAll",
-        "kTLSProtocol1", "kTLSProtocol11", "kSSLProtocol3", "kSSLProtocol2", "kSSLProtocolAll", "kDTLSProtocol1",
-        "tls_protocol_version_TLSv10", "tls_protocol_version_TLSv11", "tls_protocol_version_DTLSv10",
-    ]
+    static let weakValues = ConstantTables.weakTLSVersions
 
     static let properties: Set<String> = ["tlsMinimumSupportedProtocol", "tlsMinimumSupportedProtocolVersion",
                                           "tlsMaximumSupportedProtocol", "tlsMaximumSupportedProtocolVersion",
@@ -64,18 +122,36 @@ public struct WeakTLSVersionRule: SourceRule {
         let file = unit.code
         guard unit.names.mayWriteProperty(Self.properties) || unit.names.containsAny(Self.functions) else { return }
         for write in file.propertyWrites(named: Self.properties) {
-            guard let weak = Self.weakName(write.value) else { continue }
+            guard let (weak, related) = Self.weakValue(write.value, write.context, unit) else { continue }
             sink.report("`\(write.property)` is set to `\(weak)`, below TLS 1.2: a network attacker can downgrade the connection. Use TLS 1.2 or later.",
-                        in: file, at: write.range)
+                        in: file, at: write.range, related: related)
         }
-        for (call, _) in file.calls(where: { call in
-            guard case .call(let callee, _, false) = call.kind, case .identifier(let name) = callee.unwrapped.kind else { return false }
-            return Self.functions.contains(name)
-        }) {
-            guard let value = call.arguments.last?.value, let weak = Self.weakName(value) else { continue }
-            sink.report("`\(call.name ?? "sec_protocol_options")` allows `\(weak)`, below TLS 1.2: a network attacker can downgrade the connection. Use TLS 1.2 or later.",
-                        in: file, at: call.range)
+        file.forEachExpression { call, context in
+            guard case .call(let callee, let arguments, false) = call.kind, case .identifier(let name) = callee.unwrapped.kind,
+                  Self.functions.contains(name), let value = arguments.last?.value,
+                  let (weak, related) = Self.weakValue(value, context, unit) else { return }
+            sink.report("`\(name)` allows `\(weak)`, below TLS 1.2: a network attacker can downgrade the connection. Use TLS 1.2 or later.",
+                        in: file, at: call.range, related: related)
         }
+    }
+
+    /// The weak version a value is, written at the use or kept in a constant (a local, a global, a
+    /// `static let`, a function's return, a parameter, a constant of another file), with the way to it.
+    static func weakValue(_ value: Expression, _ context: WalkContext, _ unit: SourceUnit) -> (String, [RelatedLocation])? {
+        if let weak = weakName(value) { return (weak, []) }
+        for origin in unit.constants.origins(of: value, in: context) {
+            let weak: String?
+            var related = origin.steps.map { RelatedLocation(location: $0.location, message: $0.message) }
+            if let external = origin.external {
+                guard case .symbol(let name) = external.value, weakValues.contains(name) else { continue }
+                weak = name
+                related.append(RelatedLocation(location: external.location.asLocation, message: "`\(name)` is written here"))
+            } else {
+                weak = origin.value.flatMap(weakName)
+            }
+            if let weak { return (weak, related) }
+        }
+        return nil
     }
 
     static func weakName(_ value: Expression) -> String? {

@@ -89,6 +89,17 @@ public struct JavaScriptInjectionRule: SourceRule {
                 controller.addUserScript(WKUserScript(source: wrapped, injectionTime: .atDocumentStart, forMainFrameOnly: true))
             }
             """, note: "A script the app spliced in as code (a value named as script, outside any JavaScript string): code on purpose, not data."),
+            .nonTriggering("WalletScripts.swift", """
+            import WebKit
+            enum ScriptIDs { static let unique = UUID().uuidString.replacingOccurrences(of: "-", with: "") }
+            final class WalletScripts {
+                static let namespace = "W\\(ScriptIDs.unique)"
+                func install(in controller: WKUserContentController) {
+                    let script = "let \\(WalletScripts.namespace) = {}; window.__wallet = \\(WalletScripts.namespace);"
+                    controller.addUserScript(WKUserScript(source: script, injectionTime: .atDocumentStart, forMainFrameOnly: true))
+                }
+            }
+            """, note: "A static constant the app makes itself from other static members (a random namespace): no page or user sets it."),
             .nonTriggering("Bridge.swift", """
             import WebKit
             final class SearchBridge: NSObject, WKScriptMessageHandler {
@@ -125,6 +136,7 @@ public struct JavaScriptInjectionRule: SourceRule {
         guard unit.names.containsAny(Self.requiredNames) else { return }
         let cache = LocalValuesCache(file: file)
         let encoders = Self.encodingHelpers(in: file)
+        let constants = Self.appConstants(in: file)
         // One weakness, one finding: where the dataflow rule follows untrusted data into this call and
         // reports it, it supersedes this rule on that line (PostProcessor); where it follows the data and
         // finds it encoded, allowlisted or from a checked origin, this rule does not report it either.
@@ -134,13 +146,44 @@ public struct JavaScriptInjectionRule: SourceRule {
         for (call, context) in file.calls(where: Self.isScriptSink) where !followed.contains(call.range.start.offset) {
             guard let script = call.arguments.first?.value else { continue }
             let values = cache.values(for: context)
-            let parts = Self.nonLiteralParts(values.resolve(script), values).filter { !Self.isEncoded($0, values, encoders: encoders) }
+            let parts = Self.nonLiteralParts(values.resolve(script), values)
+                .filter { !Self.isEncoded($0, values, encoders: encoders) && !Self.isAppConstant($0, constants) }
             guard !parts.isEmpty else { continue }
             let names = parts.map { "`\(Self.shorten(file.text($0.range)))`" }.joined(separator: ", ")
             let api = call.name.map { $0.hasPrefix("init") || $0 == "WKUserScript" ? "WKUserScript" : $0 } ?? "script"
             sink.report("Script passed to `\(api)` is built from \(names): a quote in that value ends the literal and the rest runs as code. Pass values as `callAsyncJavaScript` arguments instead.",
                         in: file, at: call.range)
         }
+    }
+
+    /// Static constants of this file's types (`static let namespace = "W\(ScriptLoader.uniqueID)"`) whose
+    /// value the app makes itself, once: a string literal whose interpolations are other static members
+    /// (`Type.name`), `UUID().uuidString`, or literals. Keyed `Type.name`. No page or user ever sets them.
+    static func appConstants(in file: CodeFile) -> Set<String> {
+        var result = Set<String>()
+        for type in file.allTypes {
+            for case .variable(let variable) in type.members where variable.isStatic && variable.isConstant {
+                guard let initializer = variable.initializer?.unwrapped, case .stringLiteral(let segments) = initializer.kind else { continue }
+                let madeByTheApp = segments.allSatisfy { segment in
+                    guard case .interpolation(let value) = segment else { return true }
+                    if value.isConstantLiteral { return true }
+                    if case .member(_, "uuidString") = value.unwrapped.kind { return true }
+                    if case .member(let base?, _) = value.unwrapped.kind, case .identifier(let typeName) = base.unwrapped.kind,
+                       typeName.first?.isUppercase == true { return true }
+                    return false
+                }
+                if madeByTheApp { result.insert(type.name + "." + variable.name) }
+            }
+        }
+        return result
+    }
+
+    /// `Type.constant` (or `Self.constant`) naming one of `appConstants`.
+    static func isAppConstant(_ value: Expression, _ constants: Set<String>) -> Bool {
+        guard !constants.isEmpty, case .member(let base?, let name) = value.strippedOfCasts.kind,
+              case .identifier(let typeName) = base.unwrapped.kind else { return false }
+        if typeName == "Self" { return constants.contains { $0.hasSuffix("." + name) } }
+        return constants.contains(typeName + "." + name)
     }
 
     /// Functions of this file that return JSON-encoded or percent-encoded text (a `jsStringLiteral(_:)`

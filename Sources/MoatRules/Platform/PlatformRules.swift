@@ -8,7 +8,7 @@ public enum PlatformRules {
                                               JavaScriptBridgeInventoryRule.self, ScriptMessageOriginRule.self,
                                               JavaScriptInjectionRule.self,
                                               JavaScriptInjectionDataflowRule.self, WebViewUntrustedURLRule.self,
-                                              URLSchemeSensitiveActionRule.self, UntrustedURLOpenRule.self,
+                                              URLSchemeSensitiveActionRule.self, UntrustedURLOpenRule.self, URLHandlerUnvalidatedInputRule.self,
                                               EntitlementsInventoryRule.self, DebuggableReleaseRule.self, DevelopmentPushEnvironmentRule.self,
                                               UniversalLinksWithoutHandlerRule.self, UniversalLinkHandlerWithoutDomainsRule.self,
                                               URLSchemeInventoryRule.self, URLSchemeWithoutHandlerRule.self, DeprecatedURLHandlerRule.self,

@@ -93,6 +93,33 @@ public struct ScriptMessageOriginRule: SourceRule {
                 }
             }
             """, note: "A handler that only receives a number (a scroll offset), and one reached only through a wrapper handler that checks the frame and origin before forwarding."),
+            .nonTriggering("CaptchaView.swift", """
+            import WebKit
+            struct CaptchaView: UIViewRepresentable {
+                let siteKey: String
+                let completion: (String) -> Void
+                func makeUIView(context: Context) -> WKWebView {
+                    let controller = WKUserContentController()
+                    controller.add(context.coordinator, name: "captcha")
+                    let configuration = WKWebViewConfiguration()
+                    configuration.userContentController = controller
+                    return WKWebView(frame: .zero, configuration: configuration)
+                }
+                func updateUIView(_ webView: WKWebView, context: Context) {
+                    webView.loadHTMLString(context.coordinator.page(siteKey: siteKey), baseURL: URL(string: "https://example.com"))
+                }
+                final class Coordinator: NSObject, WKScriptMessageHandler {
+                    var completion: ((String) -> Void)?
+                    func page(siteKey: String) -> String {
+                        "<script>var done = function(t) { window.webkit.messageHandlers.captcha.postMessage(t); };</script><div data-sitekey='\\(siteKey)' data-callback='done'></div><script src='https://captcha.example.com/api.js'></script>"
+                    }
+                    func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                        guard let token = message.body as? String else { return }
+                        completion?(token)
+                    }
+                }
+            }
+            """, note: "The web view only shows the page the app writes itself (HTML built in this file, no URL loaded): its messages come from the app's own page."),
             .triggering("WeakProxy.swift", """
             import WebKit
             final class WeakProxy: NSObject, WKScriptMessageHandler {
@@ -135,6 +162,8 @@ public struct ScriptMessageOriginRule: SourceRule {
         let file = unit.code
         guard unit.names.containsAny(SourceNames.callNames(Self.handlerNames)) else { return }
         let handlers = file.allFunctions.filter { Self.handlerNames.contains($0.function.fullName) && $0.function.body != nil }
+        // Messages can only come from the page the app writes itself.
+        if Self.loadsOnlyOwnHTML(file) { return }
         let wrapped = Self.typesBehindCheckingWrappers(file, handlers)
         for (function, owner) in handlers {
             guard let body = function.body, function.parameters.count >= 2 else { continue }
@@ -172,6 +201,43 @@ public struct ScriptMessageOriginRule: SourceRule {
             checked = facts.contains { checksOrigin($0.condition, message: message) }
         }
         return checked
+    }
+
+    static let htmlLoads: Set<String> = ["loadHTMLString", "loadHTMLString:baseURL:"]
+    static let otherLoads: Set<String> = ["load", "loadRequest:", "loadFileURL", "loadFileURL:allowingReadAccessToURL:", "loadData",
+                                          "loadData:MIMEType:characterEncodingName:baseURL:", "loadSimulatedRequest",
+                                          "loadFileRequest", "loadURL:", "loadUrl"]
+
+    /// Whether the web views of this file only show HTML the app writes itself: every load is
+    /// `loadHTMLString` of a string literal (interpolation allowed) or of a function of this file that
+    /// returns one, and nothing else is loaded (no URL request, no file, no data).
+    static func loadsOnlyOwnHTML(_ file: CodeFile) -> Bool {
+        guard file.containsText("loadHTMLString") else { return false }
+        var ownPages = Set<String>()
+        for (function, _) in file.allFunctions {
+            guard let statements = function.body?.statements, statements.count == 1 else { continue }
+            switch statements[0].kind {
+            case .expression(let value), .returnStatement(let value?):
+                if value.isStringLiteral { ownPages.insert(function.name) }
+            default:
+                break
+            }
+        }
+        var loads = 0
+        var other = false
+        file.forEachExpression { expression, _ in
+            guard !other, case .call(let callee, let arguments, _) = expression.kind, let name = callee.name else { return }
+            if htmlLoads.contains(name) {
+                loads += 1
+                guard let page = arguments.first?.value.unwrapped else { other = true; return }
+                if page.isStringLiteral { return }
+                if case .call(let pageCallee, _, _) = page.kind, let pageName = pageCallee.name, ownPages.contains(pageName) { return }
+                other = true
+            } else if otherLoads.contains(name) {
+                other = true
+            }
+        }
+        return loads > 0 && !other
     }
 
     /// `print(…)`, `NSLog(…)`, `os_log(…)`, `MXLogDebug(…)`, `logger.debug(…)`, `Log.info(…)`.

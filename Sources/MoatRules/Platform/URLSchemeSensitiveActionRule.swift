@@ -11,6 +11,7 @@ public struct URLSchemeSensitiveActionRule: SourceRule {
         rationale: "Any web page or app can open your URL scheme (an invisible iframe is enough). When the handler places a call, pays, deletes, sends, transfers, changes settings or signs in or out with values taken from the URL, and neither validates them nor asks the user, the page decides what the app does: Skype's `skype://` handler placed calls to premium numbers this way.",
         fix: "Validate every URL parameter against what the action accepts (allowlist, format), and ask the user to confirm the action with a UIAlertController that shows what will happen before doing it.",
         references: ["https://mas.owasp.org/MASTG/tests/ios/MASVS-PLATFORM/MASTG-TEST-0075/"],
+        supersedes: ["MOAT-PLAT-305"],
         examples: [
             .triggering("Dialer.swift", """
             func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
@@ -46,6 +47,104 @@ public struct URLSchemeSensitiveActionRule: SourceRule {
                 return YES;
             }
             """),
+            .triggering("AccountLinks.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                if url.host == "deleteAccount" {
+                    ↓account.delete()
+                }
+                return true
+            }
+            """, note: "The route alone chooses the action: nothing from the URL is passed, yet any page that opens leakybank://deleteAccount deletes the account."),
+            .triggering("DebugLinks.m", """
+            - (BOOL)application:(UIApplication *)app openURL:(NSURL *)url options:(NSDictionary *)options {
+                if ([url.host isEqualToString:@"debug"]) {
+                    ↓[self showDebugMenu];
+                    return YES;
+                }
+                return NO;
+            }
+            """, note: "MASTG: opening a bare URL can reveal hidden functionality such as a debug window."),
+            .triggering("CallLinks.swift", """
+            import CallKit
+            final class AppDelegate: UIResponder, UIApplicationDelegate {
+                let callController = CXCallController()
+                func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                    guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                          let number = components.queryItems?.first(where: { $0.name == "number" })?.value else { return false }
+                    let action = CXStartCallAction(call: UUID(), handle: CXHandle(type: .phoneNumber, value: number))
+                    ↓callController.request(CXTransaction(action: action)) { _ in }
+                    return true
+                }
+            }
+            """, note: "The call is placed through CallKit's API, not a method named for it."),
+            RuleExample(files: [
+                ExampleFile(name: "AppDelegate.m", content: """
+                - (BOOL)application:(UIApplication *)app openURL:(NSURL *)url options:(NSDictionary *)options {
+                    LBUser *user = ↓[LoginLinkHandler authorizeUserFromURL:url];
+                    return user != nil;
+                }
+                """),
+                ExampleFile(name: "LoginLinkHandler.m", content: """
+                @implementation LoginLinkHandler
+                + (LBUser *)authorizeUserFromURL:(NSURL *)url {
+                    NSURLComponents *components = [NSURLComponents componentsWithURL:url resolvingAgainstBaseURL:NO];
+                    NSString *token = [self valueForName:@"token" inItems:components.queryItems];
+                    return [[LBUser alloc] initWithToken:token];
+                }
+                + (NSString *)valueForName:(NSString *)name inItems:(NSArray *)items {
+                    NSPredicate *predicate = [NSPredicate predicateWithFormat:@"name == %@", name];
+                    return [[items filteredArrayUsingPredicate:predicate] firstObject].value;
+                }
+                @end
+                """),
+            ], triggers: true, note: "Across files: the login link signs in with whatever token it carries."),
+            RuleExample(files: [
+                ExampleFile(name: "AppDelegate.m", content: """
+                - (BOOL)application:(UIApplication *)app openURL:(NSURL *)url options:(NSDictionary *)options {
+                    LBUser *user = [LoginLinkHandler authorizeUserFromURL:url];
+                    return user != nil;
+                }
+                """),
+                ExampleFile(name: "LoginLinkHandler.m", content: """
+                @implementation LoginLinkHandler
+                + (LBUser *)authorizeUserFromURL:(NSURL *)url {
+                    NSURLComponents *components = [NSURLComponents componentsWithURL:url resolvingAgainstBaseURL:NO];
+                    NSString *state = [self valueForName:@"state" inItems:components.queryItems];
+                    NSString *token = [self valueForName:@"token" inItems:components.queryItems];
+                    NSString *expected = [[NSUserDefaults standardUserDefaults] stringForKey:@"loginState"];
+                    if (state == nil || ![state isEqualToString:expected]) {
+                        return nil;
+                    }
+                    return [[LBUser alloc] initWithToken:token];
+                }
+                + (NSString *)valueForName:(NSString *)name inItems:(NSArray *)items {
+                    NSPredicate *predicate = [NSPredicate predicateWithFormat:@"name == %@", name];
+                    return [[items filteredArrayUsingPredicate:predicate] firstObject].value;
+                }
+                @end
+                """),
+            ], triggers: false, note: "Across files: the callee compares the link's OAuth `state` with the one it stored before the login started, and returns nil otherwise: the caller's action is checked."),
+            .nonTriggering("AccountLinks.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                if url.host == "deleteAccount" {
+                    let alert = UIAlertController(title: "Delete your account?", message: nil, preferredStyle: .alert)
+                    alert.addAction(UIAlertAction(title: "Delete", style: .destructive) { _ in self.account.delete() })
+                    app.windows.first?.rootViewController?.present(alert, animated: true)
+                }
+                return true
+            }
+            """, note: "The route chooses the action, the user confirms it."),
+            .nonTriggering("DebugLinks.m", """
+            - (BOOL)application:(UIApplication *)app openURL:(NSURL *)url options:(NSDictionary *)options {
+                if (![options[UIApplicationOpenURLOptionsSourceApplicationKey] isEqualToString:@"com.example.qa"]) {
+                    return NO;
+                }
+                if ([url.host isEqualToString:@"debug"]) {
+                    [self showDebugMenu];
+                }
+                return YES;
+            }
+            """, note: "Only the QA app named by the source application can open the debug menu."),
             .nonTriggering("Dialer.swift", """
             func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
                 guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
@@ -104,11 +203,15 @@ public struct URLSchemeSensitiveActionRule: SourceRule {
 
     public init() {}
 
+    /// Checks that make the URL's values safe for the action: an allowlist, a validation call, equality with
+    /// a value the app issued (a nonce, an OAuth state), also inside the called function (its summary).
+    static let validations: Set<TaintCheck> = [.allowlisted, .validated, .comparedWithValue]
+
     /// The handler checked which app opened the URL (`options[.sourceApplication]`, the Objective-C
     /// `sourceApplication` parameter) in an `if`/`guard` that every path to the action (or to the call that
     /// leads to it) passes: only the apps it names can trigger the action.
     static func checksSourceApplication(before flow: TaintFlow, taint: Taint, in file: CodeFile, _ cache: LocalValuesCache) -> Bool {
-        guard let source = taint.source, file.containsText("sourceApplication"),
+        guard let source = taint.source, file.containsText("sourceApplication") || file.containsText("SourceApplication"),
               let (function, owner) = file.allFunctions.first(where: { $0.function.body != nil && $0.function.range.contains(source.range) }),
               let body = function.body else { return false }
         let values = cache.values(function: function, type: owner)
@@ -120,6 +223,8 @@ public struct URLSchemeSensitiveActionRule: SourceRule {
                 values.reachable(from: fact.condition).contains { node in
                     switch node.kind {
                     case .member(_, "sourceApplication"), .identifier("sourceApplication"): return true
+                    // `options[UIApplicationOpenURLOptionsSourceApplicationKey]`
+                    case .identifier(let name): return name.hasText("SourceApplication")
                     default: return false
                     }
                 }
@@ -146,23 +251,39 @@ public struct URLSchemeSensitiveActionRule: SourceRule {
                 plumbing.insert(call.range.start.offset)
             }
         }
+        var routeOnly = Set<Int>()
         for flow in flows where !flow.confirmed && !plumbing.contains(flow.range.start.offset) {
-            for taint in flow.taints(.argument) {
-                guard let source = taint.source, source.kind.isOpenedURL,
-                      taint.checks.isDisjoint(with: [.allowlisted, .validated]) else { continue }
+            let fromURL = flow.taints(.argument).filter { $0.source?.kind.isOpenedURL == true }
+            for taint in fromURL {
+                guard let source = taint.source, taint.checks.isDisjoint(with: Self.validations) else { continue }
                 if source.kind == .universalLink && !taint.checks.contains(.urlPart) { continue }
                 if Self.checksSourceApplication(before: flow, taint: taint, in: file, cache) { continue }
                 candidates.append((flow, taint))
             }
+            // The URL only chose the route (`if url.host == "deleteAccount" { account.delete() }`): comparing
+            // the host with a constant is the route itself, not a check; a validation call or a value the
+            // app issued (a signature, a nonce) is.
+            guard fromURL.isEmpty else { continue }
+            for taint in flow.taints(.trigger) {
+                guard let source = taint.source, source.kind.isOpenedURL,
+                      taint.checks.isDisjoint(with: [.validated, .comparedWithValue]) else { continue }
+                if Self.checksSourceApplication(before: flow, taint: taint, in: file, cache) { continue }
+                candidates.append((flow, taint))
+                routeOnly.insert(flow.range.start.offset)
+            }
         }
-        // One finding per URL: the call closest to the handler (fewest steps).
+        // One finding per action: the call closest to the handler (fewest steps); an action reached through
+        // an action already reported (`performLogin(url)` calling `authorize(token)`) is the same one.
         candidates.sort { ($0.1.steps.count, $0.0.range.start.offset) < ($1.1.steps.count, $1.0.range.start.offset) }
-        var seenSources = Set<Int>()
-        var seenCalls = Set<Int>()
+        var reportedCalls: [SourceRange] = []
         for (flow, taint) in candidates {
-            guard let source = taint.source, seenSources.insert(source.range.start.offset).inserted,
-                  seenCalls.insert(flow.range.start.offset).inserted else { continue }
-            let message = "A URL handler calls \(flow.calledName) with values from \(source.description), without validating them or asking the user to confirm: any web page or app that opens the URL triggers it."
+            guard let source = taint.source, !reportedCalls.contains(flow.range),
+                  !taint.steps.contains(where: { step in step.external == nil && reportedCalls.contains { $0.contains(step.range) } })
+            else { continue }
+            reportedCalls.append(flow.range)
+            let message = routeOnly.contains(flow.range.start.offset)
+                ? "A URL handler calls \(flow.calledName) when \(source.description) selects it, without checking which app opened the URL or asking the user to confirm: any web page or app that opens the URL triggers it, even though nothing from the URL is passed to the call."
+                : "A URL handler calls \(flow.calledName) with values from \(source.description), without validating them or asking the user to confirm: any web page or app that opens the URL triggers it."
             DataflowReporting.report(message, flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
         }
     }

@@ -247,6 +247,53 @@ public struct MissingPurposeStringRule: AppRule {
                 """)),
             ], triggers: false),
             RuleExample(files: [
+                ExampleFile(name: "project.yml", content: """
+                name: Chat
+                include:
+                  - path: App/target.yml
+                  - path: Showcase/target.yml
+                """),
+                ExampleFile(name: "App/target.yml", content: """
+                targets:
+                  Chat:
+                    type: application
+                    platform: iOS
+                    info:
+                      path: Info.plist
+                    sources:
+                    - path: ../Showcase/Modules
+                    - path: .
+                """),
+                ExampleFile(name: "Showcase/target.yml", content: """
+                targets:
+                  Showcase:
+                    type: application
+                    platform: iOS
+                    info:
+                      path: Info.plist
+                    sources:
+                    - path: .
+                      excludes:
+                      - "**/Service/**"
+                """),
+                ExampleFile(name: "App/Info.plist", content: ExampleProject.plist("""
+                    <key>CFBundlePackageType</key>
+                    <string>APPL</string>
+                    <key>NSMicrophoneUsageDescription</key>
+                    <string>Record voice messages for your chats.</string>
+                """)),
+                ExampleFile(name: "Showcase/Info.plist", content: ExampleProject.plist("""
+                    <key>CFBundlePackageType</key>
+                    <string>APPL</string>
+                """)),
+                ExampleFile(name: "Showcase/Modules/Voice/Service/Recorder.swift", content: """
+                import AVFoundation
+                func record(to url: URL) throws -> AVAudioRecorder {
+                    try AVAudioRecorder(url: url, settings: [:])
+                }
+                """),
+            ], triggers: false, note: "An XcodeGen project (no .xcodeproj committed): the recorder sits in the showcase app's folder, but only the Chat target compiles it (the showcase excludes **/Service/**), and Chat's Info.plist has the key."),
+            RuleExample(files: [
                 ExampleFile(name: "App/Picker.swift", content: """
                 import PhotosUI
                 // PHPickerViewController runs out of process and needs no permission.

@@ -2,8 +2,10 @@ import MoatCore
 import MoatSyntax
 
 /// A Core Data store added without `NSPersistentStoreFileProtectionKey`: `addPersistentStore` whose
-/// options are nil or a dictionary without the key, and `NSPersistentStoreDescription`s in a file that never
-/// sets the option. In-memory stores and options that cannot be followed stay quiet. Low severity: without
+/// options are nil or a dictionary without the key, `NSPersistentStoreDescription`s in a file that never
+/// sets the option, and `NSPersistentContainer`/`NSPersistentCloudKitContainer` stores loaded with their
+/// default descriptions (`loadPersistentStores` in a file that neither sets the option nor makes or assigns
+/// descriptions). In-memory stores and options that cannot be followed stay quiet. Low severity: without
 /// the key the store gets the app's default class (Complete Until First User Authentication unless the
 /// Data Protection entitlement raises it).
 public struct CoreDataFileProtectionRule: SourceRule {
@@ -53,6 +55,34 @@ public struct CoreDataFileProtectionRule: SourceRule {
                 return description
             }
             """, note: "An in-memory store has no file to protect."),
+            .triggering("CoreDataStack.swift", """
+            final class CoreDataStack {
+                lazy var container: NSPersistentContainer = {
+                    let container = NSPersistentCloudKitContainer(name: "Model")
+                    ↓container.loadPersistentStores { _, error in
+                        if let error { fatalError("\\(error)") }
+                    }
+                    return container
+                }()
+            }
+            """, note: "A container's default store description has no file protection option: the store gets the default class. MOAT-STOR-209 reports it instead, at medium, when the model holds secret-named attributes."),
+            .nonTriggering("CoreDataStack.swift", """
+            final class CoreDataStack {
+                lazy var container: NSPersistentContainer = {
+                    let container = NSPersistentContainer(name: "Model")
+                    container.persistentStoreDescriptions.first?.setOption(FileProtectionType.complete as NSObject,
+                                                                          forKey: NSPersistentStoreFileProtectionKey)
+                    container.loadPersistentStores { _, _ in }
+                    return container
+                }()
+            }
+            """, note: "Protection set on the container's default description."),
+            .nonTriggering("SharedStack.swift", """
+            func load(_ container: NSPersistentContainer, _ descriptions: [NSPersistentStoreDescription]) {
+                container.persistentStoreDescriptions = descriptions
+                container.loadPersistentStores { _, _ in }
+            }
+            """, note: "Descriptions made elsewhere are judged where they are made."),
             .nonTriggering("Persistence.m", """
             - (void)addStoreAtURL:(NSURL *)url {
                 NSError *error = nil;
@@ -65,7 +95,8 @@ public struct CoreDataFileProtectionRule: SourceRule {
     public init() {}
 
     /// The calls it judges: adding a store (both languages) and store descriptions.
-    static let requiredNames: Set<String> = ["addPersistentStoreWithType", "addPersistentStore", "NSPersistentStoreDescription"]
+    static let requiredNames: Set<String> = ["addPersistentStoreWithType", "addPersistentStore", "NSPersistentStoreDescription",
+                                             "loadPersistentStores", "loadPersistentStoresWithCompletionHandler"]
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
@@ -73,6 +104,15 @@ public struct CoreDataFileProtectionRule: SourceRule {
         var fileSetsProtection = false
         file.forEachExpression { expression, _ in
             if case .identifier("NSPersistentStoreFileProtectionKey") = expression.kind { fileSetsProtection = true }
+        }
+        // Store descriptions made or assigned in this file: a container's loaded stores are judged there.
+        var describesStores = !file.propertyWrites(named: ["persistentStoreDescriptions"]).isEmpty
+            || file.typeReferences.contains { $0.name == "NSPersistentStoreDescription" }
+        file.forEachExpression { expression, _ in
+            switch expression.kind {
+            case .identifier("NSPersistentStoreDescription"), .typeValue("NSPersistentStoreDescription"): describesStores = true
+            default: break
+            }
         }
         let cache = LocalValuesCache(file: file)
         // Descriptions made in-memory (`description.type = NSInMemoryStoreType`): no file to protect.
@@ -83,6 +123,12 @@ public struct CoreDataFileProtectionRule: SourceRule {
         }
         file.forEachExpression { expression, context in
             guard case .call(let callee, let arguments, let isMessageSend) = expression.kind, let name = callee.name else { return }
+            if isMessageSend ? name == "loadPersistentStoresWithCompletionHandler:" : name == "loadPersistentStores" {
+                if !fileSetsProtection, !describesStores {
+                    report(expression, "`loadPersistentStores` loads the container's default store description, which has no `NSPersistentStoreFileProtectionKey`", file, &sink)
+                }
+                return
+            }
             let isAdd = isMessageSend ? name == "addPersistentStoreWithType:configuration:URL:options:error:"
                 : name == "addPersistentStore" && arguments.contains { $0.label == "ofType" || $0.label == "type" }
             if isAdd {

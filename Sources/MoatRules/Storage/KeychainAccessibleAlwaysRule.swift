@@ -23,6 +23,20 @@ public struct KeychainAccessibleAlwaysRule: SourceRule {
                 keychain.accessibility(↓.alwaysThisDeviceOnly).set(token, key: "token")
             }
             """),
+            RuleExample(files: [
+                ExampleFile(name: "KeychainPolicy.swift", content: """
+                enum KeychainPolicy {
+                    static let accessibility = ↓kSecAttrAccessibleAlways
+                }
+                """),
+                ExampleFile(name: "TokenStore.swift", content: """
+                func store(_ tokenData: Data) {
+                    let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: tokenData,
+                                                kSecAttrAccessible as String: KeychainPolicy.accessibility]
+                    SecItemAdd(query as CFDictionary, nil)
+                }
+                """),
+            ], triggers: true, note: "A class kept in a constant is reported once, where the constant is written."),
             .triggering("TokenStore.m", """
             - (void)store:(NSData *)tokenData {
                 NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,

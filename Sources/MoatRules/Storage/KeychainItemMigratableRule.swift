@@ -38,6 +38,32 @@ public struct KeychainItemMigratableRule: SourceRule {
                 ↓SecItemAdd((__bridge CFDictionaryRef)query, NULL);
             }
             """),
+            .triggering("TokenStore.swift", """
+            enum KeychainPolicy {
+                static let accessibility = kSecAttrAccessibleAfterFirstUnlock
+            }
+            func store(_ token: String) {
+                let query: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword,
+                    kSecValueData as String: Data(token.utf8),
+                    kSecAttrAccessible as String: KeychainPolicy.accessibility,
+                ]
+                ↓SecItemAdd(query as CFDictionary, nil)
+            }
+            """, note: "The class kept in a constant."),
+            .nonTriggering("TokenStore.swift", """
+            enum KeychainPolicy {
+                static let accessibility = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+            }
+            func store(_ token: String) {
+                let query: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword,
+                    kSecValueData as String: Data(token.utf8),
+                    kSecAttrAccessible as String: KeychainPolicy.accessibility,
+                ]
+                SecItemAdd(query as CFDictionary, nil)
+            }
+            """, note: "A ThisDeviceOnly class kept in a constant."),
             .nonTriggering("TokenStore.swift", """
             func store(_ token: String) {
                 let query: [String: Any] = [
@@ -75,10 +101,17 @@ public struct KeychainItemMigratableRule: SourceRule {
             guard let entries = DictionaryEntries.of(dictionary, values, in: file.statements(of: context)),
                   entries.contains("kSecValueData"), !entries.contains("kSecAttrAccessControl") else { continue }
             if let accessible = entries.value(forKey: "kSecAttrAccessible") {
-                guard let name = DictionaryEntries.keyName(accessible) else { continue }
-                if name.hasSuffix("ThisDeviceOnly") || KeychainAccessibleAlwaysRule.constants.contains(name) { continue }
+                // The class, written here or kept in a constant (`static let accessibility = kSecAttrAccessible…`).
+                var classes: [(name: String, related: [RelatedLocation])] = []
+                for origin in unit.constants.origins(of: accessible, in: context) {
+                    guard let value = origin.value, let name = DictionaryEntries.keyName(value), name.hasPrefix("kSecAttrAccessible") else { continue }
+                    classes.append((name, origin.steps.map { RelatedLocation(location: $0.location, message: $0.message) }))
+                }
+                if classes.isEmpty, let name = DictionaryEntries.keyName(accessible) { classes = [(name, [])] }
+                guard let (name, related) = classes.first(where: { !$0.name.hasSuffix("ThisDeviceOnly") && !KeychainAccessibleAlwaysRule.constants.contains($0.name) })
+                else { continue }
                 sink.report("Keychain secret stored with `\(name)`, which migrates to other devices through backups. Use `kSecAttrAccessibleWhenUnlockedThisDeviceOnly` for device-bound secrets.",
-                            in: file, at: call.range)
+                            in: file, at: call.range, related: related)
             } else {
                 sink.report("Keychain secret stored without `kSecAttrAccessible`: the default `kSecAttrAccessibleWhenUnlocked` migrates to other devices through backups. Use `kSecAttrAccessibleWhenUnlockedThisDeviceOnly` for device-bound secrets.",
                             in: file, at: call.range)

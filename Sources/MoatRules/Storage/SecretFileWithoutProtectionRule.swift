@@ -1,14 +1,17 @@
 import MoatCore
 import MoatSyntax
 
-/// A secret written to a file without complete Data Protection: `write(to:)`, `write(toFile:atomically:)`,
-/// `writeToFile:…`, `createFile(atPath:contents:attributes:)` or `archiveRootObject(_:toFile:)` where what
-/// is written is, or is built from (JSONEncoder/PropertyListEncoder output, a dictionary), a value whose name
-/// (or dictionary key, or type) is a secret by `SecretNaming`, and neither the call's options or attributes
-/// nor anything else in the function asks for `.completeFileProtection` / `FileProtectionType.complete`.
-/// Data that went through encryption (seal, encrypt, cipher) is not reported. `.noFileProtection` writes are
-/// left to MOAT-STOR-205. When the file is in a backed-up directory and the source file never excludes
-/// anything from backup, the message says so, and that excluding is advisory.
+/// A secret written to a file without complete Data Protection: the `sensitive` flow (a value named as a
+/// secret, a dictionary value under a secret key, a `Codable` value whose type has a secret property, a
+/// Keychain read, a secure field's text — through variables, parameters, properties, helpers and other
+/// files) reaching `write(to:)`, `write(toFile:atomically:)`, `writeToFile:…`, `createFile(atPath:contents:attributes:)`,
+/// `archiveRootObject(_:toFile:)` or `FileHandle.write(_:)`. The protection is judged at the write: options
+/// or attributes asking for `.completeFileProtection` / `FileProtectionType.complete` (or a mention of it in
+/// the function) make it protected; a protected file in a backed-up directory (Documents, Library,
+/// Application Support) that the source file never excludes from backup is still reported, at low
+/// severity; protected and excluded (or not backed up, or of unknown place) is quiet. Hashed or encrypted
+/// data is not reported; `.noFileProtection` writes are left to MOAT-STOR-205. A pattern (a name decides
+/// what is secret): medium, low confidence.
 public struct SecretFileWithoutProtectionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-204", slug: "secret-file-without-protection",
@@ -70,47 +73,81 @@ public struct SecretFileWithoutProtectionRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard unit.names.containsAny(FileWrite.names) else { return }
+        guard unit.names.containsAny(FileWrite.names.union(["writeData", "FileHandle", "fileHandle"])) else { return }
+        let flows = SensitiveFlows.flows(unit, .fileWrite)
+        guard !flows.isEmpty else { return }
         var excludesFromBackup = false
         file.forEachExpression { expression, _ in
             if let name = expression.name, BackupExclusion.names.contains(name) { excludesFromBackup = true }
         }
+        var writes: [Int: (FileWrite, WalkContext)] = [:]
+        var contexts: [Int: WalkContext] = [:]
+        file.forEachExpression { expression, context in
+            guard case .call = expression.kind else { return }
+            contexts[expression.range.start.offset] = context
+            if let write = FileWrite.from(expression) { writes[expression.range.start.offset] = (write, context) }
+        }
         let cache = LocalValuesCache(file: file)
-        for (call, context) in file.calls(where: { FileWrite.from($0) != nil }) {
-            guard let write = FileWrite.from(call) else { continue }
+        for (flow, taint) in flows {
+            guard let context = contexts[flow.range.start.offset] else { continue }
             let values = cache.values(for: context)
-            if let options = write.options {
-                let reached = values.reachable(from: options)
-                if reached.contains(where: { FileProtection.isComplete($0) || FileProtection.isNone($0) }) { continue }
+            let write = writes[flow.range.start.offset]?.0
+            var complete = false
+            for argument in [write?.options, write?.attributes].compactMap({ $0 }) {
+                let reached = values.reachable(from: argument)
+                if reached.contains(where: { FileProtection.isNone($0) }) { complete = false; break }
+                if reached.contains(where: { FileProtection.isComplete($0) }) { complete = true }
             }
-            if let attributes = write.attributes,
-               values.reachable(from: attributes).contains(where: { FileProtection.isComplete($0) || FileProtection.isNone($0) }) { continue }
-            if FileProtection.mentionsComplete(in: file.statements(of: context)) { continue }
-            guard let (kind, name) = Self.secret(in: write.data, values) else { continue }
-            let location = write.destination.flatMap { FileLocations.locate($0, values) }
-            var message = "A \(kind.rawValue) (`\(name)`) is written \(location.map { "to \($0.base.rawValue) " } ?? "")with `\(write.api)` without complete file protection: it stays readable while the device is locked. Keep it in the Keychain, or write with `.completeFileProtection`."
-            if let location, location.base.isBackedUp, !excludesFromBackup {
+            if let write, [write.options, write.attributes].compactMap({ $0 }).contains(where: { values.reachable(from: $0).contains(where: FileProtection.isNone) }) {
+                continue
+            }
+            if Self.mentionsComplete(in: file.statements(of: context), besides: flow.range) { complete = true }
+            let destination = write?.destination ?? flow.arguments[.path]
+            let location = destination.flatMap { FileLocations.locate($0, values) }
+            let backedUp = (location?.base.isBackedUp ?? false) && !excludesFromBackup
+            let what = DataflowReporting.capitalized(SensitiveFlows.describe(taint))
+            let api = write?.api ?? flow.calledName
+            if complete {
+                guard backedUp, let location else { continue }
+                SensitiveFlows.report("\(what) is written to \(location.base.rawValue) with `\(api)` under complete file protection, but the file is copied into backups, where that protection does not follow it. Keep the secret in the Keychain, or exclude the file from backup (`isExcludedFromBackup`).",
+                                      flow: flow, taint: taint, in: file, severity: .low, confidence: Self.description.confidence, &sink)
+                continue
+            }
+            var message = "\(what) is written \(location.map { "to \($0.base.rawValue) " } ?? "")with `\(api)` without complete file protection: it stays readable while the device is locked. Keep it in the Keychain, or write with `.completeFileProtection`."
+            if backedUp {
                 message += " The file is also copied into backups; excluding it (`isExcludedFromBackup`) is only advisory, encryption is the real fix."
             }
-            sink.report(message, in: file, at: call.range)
+            SensitiveFlows.report(message, flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
         }
     }
+}
 
-    /// The first secret-named value the data is built from, unless it went through encryption.
-    static func secret(in data: Expression, _ values: LocalValues) -> (SecretNaming.Kind, String)? {
-        var found: (SecretNaming.Kind, String)?
-        for node in values.reachable(from: data) {
-            let names: [String]
-            switch node.kind {
-            case .identifier(let name), .member(_, let name): names = [name]
-            case .call(let callee, _, _): names = callee.name.map { [$0] } ?? []
-            case .dictionaryLiteral(let pairs): names = pairs.compactMap { $0.key.strippedOfCasts.stringValue }
-            default: names = []
-            }
-            for name in names {
-                let lower = name.lowercased()
-                if lower.contains("encrypt") || lower.contains("seal") || lower.contains("cipher") { return nil }
-                if found == nil, let kind = SecretNaming.kind(ofName: name) { found = (kind, name) }
+extension SecretFileWithoutProtectionRule {
+    /// Whether the function asks for complete protection other than in the options of another write
+    /// (`setAttributes`, `setResourceValue`, an attributes dictionary, or this write's own options).
+    static func mentionsComplete(in statements: [Statement], besides write: SourceRange) -> Bool {
+        let block = Block(statements: statements, range: SourceRange(start: SourcePosition(line: 1, column: 1, offset: 0),
+                                                                     end: SourcePosition(line: 1, column: 1, offset: 0)))
+        var others: [SourceRange] = []
+        block.walk { node, _ in
+            guard case .expression(let expression) = node, expression.range != write, let other = FileWrite.from(expression) else { return }
+            others += [other.options, other.attributes].compactMap { $0?.range }
+        }
+        var found = false
+        block.walk { node, _ in
+            guard !found, case .expression(let expression) = node,
+                  !others.contains(where: { $0.start.offset <= expression.range.start.offset && expression.range.end.offset <= $0.end.offset })
+            else { return }
+            switch expression.kind {
+            case .member(_, let name) where name == "complete" || name == "completeUnlessOpen":
+                // `.complete` alone is too common; require a protection type nearby.
+                found = expression.nameChain.contains { $0 == "FileProtectionType" || $0 == "URLFileProtection" }
+            case .identifier, .member:
+                found = FileProtection.isComplete(expression)
+            case .dictionaryLiteral(let pairs):
+                found = pairs.contains { FileProtection.keyNames.contains(DictionaryEntries.keyName($0.key) ?? "") && FileProtection.isComplete($0.value) }
+            default:
+                break
             }
         }
         return found

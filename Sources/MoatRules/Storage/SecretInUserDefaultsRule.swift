@@ -1,11 +1,14 @@
 import MoatCore
 import MoatSyntax
 
-/// A secret written to UserDefaults: `set(_:forKey:)`, `setValue(_:forKey:)`, `setObject:forKey:` on
-/// `UserDefaults.standard`, a suite, or a name/declared type that is UserDefaults, where the storage key
-/// (its literal text, or the name of the constant used as key) or the stored value's name is a secret by
-/// `SecretNaming` (token, password, apiKey, clientSecret, sessionId...). Booleans, numbers and nil are
-/// never secrets (`set(true, forKey: "hasSeenPasswordTip")`).
+/// A secret written to UserDefaults or iCloud's key-value store: the `sensitive` flow (a value named as a
+/// secret, read from the Keychain or typed into a secure field, through variables, parameters, properties,
+/// helper functions and other files) reaching `set(_:forKey:)`, `setValue(_:forKey:)`, `setObject:forKey:`
+/// on `UserDefaults.standard`, a suite (`UserDefaults(suiteName:)`), a variable named `…defaults` or
+/// `NSUbiquitousKeyValueStore`; or, without a flow, a storage key that names a secret (`forKey: "authToken"`,
+/// `forKey: Keys.password`) and an `@AppStorage` property named or keyed as one. Booleans, numbers, nil and
+/// dates are never secrets, and a push or device token key is not made a credential by a value called
+/// `token`. A pattern (a name decides what is secret): medium, low confidence.
 public struct SecretInUserDefaultsRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-203", slug: "secret-in-user-defaults",
@@ -58,55 +61,64 @@ public struct SecretInUserDefaultsRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard unit.names.contains("forKey") else { return }
+        guard unit.names.contains("forKey") || unit.names.containsAny(["setObject:forKey:", "setValue:forKey:", "setString:forKey:", "AppStorage"])
+        else { return }
         let cache = LocalValuesCache(file: file)
-        for (call, context) in file.calls(where: Self.isDefaultsWrite) {
-            let arguments = call.arguments
-            guard arguments.count == 2, let receiver = call.receiver else { continue }
-            let values = cache.values(for: context)
-            guard Self.isUserDefaults(receiver, values) else { continue }
-            let value = arguments[0].value
-            if Self.isNonSecretValue(value, values) { continue }
-            let keyExpression = arguments[1].value
-            let keyText = values.resolve(keyExpression).stringValue
-            let keyName = keyText ?? keyExpression.strippedOfCasts.nameChain.last
-            let valueName = value.strippedOfCasts.nameChain.last
-            // The key says what is stored: a push or device token key is not made a credential by a
-            // value called `token`.
+        var reported = Set<Int>()
+        var contexts: [Int: WalkContext] = [:]
+        for (call, context) in file.calls(where: Self.isDefaultsWrite) { contexts[call.range.start.offset] = context }
+        for (flow, taint) in SensitiveFlows.flows(unit, .defaultsWrite) {
+            let values = contexts[flow.range.start.offset].map { cache.values(for: $0) }
+            let keyName = SensitiveFlows.keyName(flow.arguments[.key], values)
             if let keyName, SecretNaming.isNonCredentialTokenName(keyName) { continue }
-            let kind = keyName.flatMap(SecretNaming.kind(ofName:)) ?? valueName.flatMap(SecretNaming.kind(ofName:))
-            guard let kind else { continue }
-            let keyLabel = keyText.map { "\"\($0)\"" } ?? "`\(file.text(keyExpression.range))`"
-            sink.report("A \(kind.rawValue) (`\(file.text(value.range))`) is stored in UserDefaults under \(keyLabel): an unencrypted plist that is copied into backups. Store it in the Keychain.",
-                        in: file, at: call.range)
+            if let value = flow.arguments[.value], let values, SensitiveFlows.isNonSecretValue(value, values) { continue }
+            reported.insert(flow.range.start.offset)
+            let key = Self.keyLabel(flow.arguments[.key], keyName, file)
+            SensitiveFlows.report("\(DataflowReporting.capitalized(SensitiveFlows.describe(taint))) is stored in \(Self.store(flow.arguments, file)) under \(key) with \(flow.calledName): an unencrypted plist that is copied into backups. Store it in the Keychain.",
+                                  flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
         }
+        // Without a flow: the key says a secret is stored.
+        for (call, context) in file.calls(where: Self.isDefaultsWrite) where !reported.contains(call.range.start.offset) {
+            for site in SinkTable.sinks(of: call, in: file, kinds: [.defaultsWrite]) {
+                let values = cache.values(for: context)
+                guard let value = site.argument(.value), !SensitiveFlows.isNonSecretValue(value, values),
+                      let keyName = SensitiveFlows.keyName(site.argument(.key), values),
+                      !SecretNaming.isNonCredentialTokenName(keyName), let kind = SensitiveNaming.kind(ofName: keyName) else { continue }
+                reported.insert(call.range.start.offset)
+                let key = Self.keyLabel(site.argument(.key), keyName, file)
+                sink.report("\(DataflowReporting.capitalized(kind.phrase)) (`\(file.text(value.range))`) is stored in \(Self.store(site.arguments, file)) under \(key): an unencrypted plist that is copied into backups. Store it in the Keychain.",
+                            in: file, at: call.range)
+                break
+            }
+        }
+        // `@AppStorage("authToken") var token = ""`: a UserDefaults value by declaration.
+        for variable in file.allVariables {
+            guard let attribute = variable.attributes.first(where: { $0.hasPrefix("@AppStorage") }) else { continue }
+            let key = attribute.split(separator: "\"").dropFirst().first.map(String.init)
+            guard let kind = key.flatMap({ SensitiveNaming.kind(ofName: $0) }) ?? SensitiveNaming.kind(ofName: variable.name, type: variable.type),
+                  !SecretNaming.isNonCredentialTokenName(key ?? variable.name) else { continue }
+            sink.report("`\(variable.name)` holds \(kind.phrase) in UserDefaults through @AppStorage\(key.map { " under \"\($0)\"" } ?? ""): an unencrypted plist that is copied into backups. Store it in the Keychain.",
+                        in: file, at: variable.nameRange)
+        }
+    }
+
+    static func keyLabel(_ key: Expression?, _ name: String?, _ file: CodeFile) -> String {
+        if let key, let text = key.strippedOfCasts.stringValue { return "\"\(text)\"" }
+        if let key { return "`\(file.text(key.range))`" }
+        return name.map { "\"\($0)\"" } ?? "a key"
+    }
+
+    /// "UserDefaults" or "the iCloud key-value store".
+    static func store(_ arguments: [SinkRole: Expression], _ file: CodeFile) -> String {
+        guard let receiver = arguments[.destination] else { return "UserDefaults" }
+        if receiver.chainMentions(["NSUbiquitousKeyValueStore", "ubiquitousStore", "keyValueStore", "kvStore", "cloudStore"]) {
+            return "the iCloud key-value store (synced to every device of the account)"
+        }
+        return "UserDefaults"
     }
 
     static func isDefaultsWrite(_ call: Expression) -> Bool {
-        guard case .call(let callee, let arguments, let isMessageSend) = call.kind, let name = callee.name, arguments.count == 2 else { return false }
-        if isMessageSend { return name == "setObject:forKey:" || name == "setValue:forKey:" }
-        return (name == "set" || name == "setValue" || name == "setObject") && arguments[1].label == "forKey"
-    }
-
-    static func isUserDefaults(_ receiver: Expression, _ values: LocalValues) -> Bool {
-        let chain = receiver.nameChain
-        if chain.contains(where: { $0 == "UserDefaults" || $0 == "NSUserDefaults" || $0 == "standardUserDefaults" }) { return true }
-        if let last = chain.last {
-            if let type = values.declaredType(of: last), type.contains("UserDefaults") { return true }
-            if last.lowercased().hasSuffix("defaults") { return true }
-        }
-        let resolved = values.resolve(receiver)
-        return resolved.nameChain.contains { $0 == "UserDefaults" || $0 == "NSUserDefaults" || $0 == "standardUserDefaults" }
-    }
-
-    /// Booleans, numbers, nil and dates are not secrets.
-    static func isNonSecretValue(_ value: Expression, _ values: LocalValues) -> Bool {
-        let resolved = values.resolve(value).strippedOfCasts
-        switch resolved.kind {
-        case .booleanLiteral, .integerLiteral, .floatLiteral, .nilLiteral: return true
-        case .identifier(let name): return ["YES", "NO", "true", "false", "nil"].contains(name)
-        case .call(let callee, _, _): return ["Date", "NSDate", "NSNumber", "date"].contains(callee.name ?? "")
-        default: return false
-        }
+        guard case .call(let callee, let arguments, _) = call.kind, let name = callee.name, arguments.count == 2 else { return false }
+        return TaintSinks.byName[name]?.contains { $0.sink.kind == .defaultsWrite } ?? false
     }
 }

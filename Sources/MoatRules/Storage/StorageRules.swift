@@ -3,5 +3,7 @@ public enum StorageRules {
     public static let all: [any Rule.Type] = [RealmWithoutEncryptionRule.self, CoreDataFileProtectionRule.self,
                                               SecretInUserDefaultsRule.self, SecretFileWithoutProtectionRule.self,
                                               FileProtectionNoneRule.self, SensitiveStoreBackupRule.self,
-                                              KeychainAccessibleAlwaysRule.self, KeychainItemMigratableRule.self]
+                                              KeychainAccessibleAlwaysRule.self, KeychainItemMigratableRule.self,
+                                              CoreDataSecretAttributeRule.self,
+                                              SecretInDatabaseRule.self, SecretInLogRule.self, SecretOnPasteboardRule.self]
 }

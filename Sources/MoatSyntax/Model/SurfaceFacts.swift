@@ -15,6 +15,9 @@ public struct SurfaceFact: Sendable, Codable, Hashable {
         case pasteboardRead
         /// The pasteboard written.
         case pasteboardWrite
+        /// A named pasteboard created or opened (`UIPasteboard(name:create:)`, `pasteboardWithName:create:`,
+        /// `withUniqueName()`); `value` is its name as written (a literal, or the expression naming it).
+        case namedPasteboard
         /// A type adopting or inheriting one of `SurfaceFact.protocols`; `value` is `Type: Protocol`.
         case conformance
     }
@@ -141,6 +144,10 @@ struct SurfaceFactCollector {
         let receiverChain = callee.receiver?.nameChain ?? []
         let position = expression.range.start
         if isMessageSend {
+            if receiverChain.contains("UIPasteboard"), name == "pasteboardWithName:create:" || name == "pasteboardWithUniqueName" {
+                add(.namedPasteboard, name == "pasteboardWithUniqueName" ? "(unique name)" : Self.pasteboardLabel(arguments.first?.value), position)
+                return
+            }
             if let owner = Self.objectiveCDecoders[name] {
                 // initForReadingFromData: and friends are NSKeyedUnarchiver's only when the receiver says so.
                 if name.hasPrefix("init") && !receiverChain.contains(owner) { return }
@@ -158,6 +165,14 @@ struct SurfaceFactCollector {
             return
         }
         guard let callName = expression.swiftCallName else { return }
+        if callName == "UIPasteboard(name:create:)" || (callName == "init(name:create:)" && receiverChain.contains("UIPasteboard")) {
+            add(.namedPasteboard, Self.pasteboardLabel(arguments.first?.value), position)
+            return
+        }
+        if callName == "withUniqueName()", receiverChain.contains("UIPasteboard") {
+            add(.namedPasteboard, "(unique name)", position)
+            return
+        }
         switch callName {
         case _ where Self.unarchiverCalls.contains(callName):
             add(.deserialization, "NSKeyedUnarchiver.\(callName)", position)
@@ -201,6 +216,16 @@ struct SurfaceFactCollector {
         case .member(_, let name): return name == "self"
         default: return false
         }
+    }
+
+    /// A named pasteboard's name as written: the literal (also inside `UIPasteboard.Name("…")`,
+    /// `.init(rawValue: "…")`), else the expression that holds it (`Constants.sharedPasteboard`).
+    static func pasteboardLabel(_ argument: Expression?) -> String {
+        guard let argument = argument?.unwrapped else { return "(unknown name)" }
+        if let text = argument.stringValue { return "\"\(text)\"" }
+        if case .call(_, let inner, _) = argument.kind, let text = inner.first?.value.stringValue { return "\"\(text)\"" }
+        let chain = argument.nameChain
+        return chain.isEmpty ? "(computed name)" : chain.joined(separator: ".")
     }
 
     /// `UIPasteboard.general` for the general pasteboard, `UIPasteboard` for another one or one held in a

@@ -594,6 +594,9 @@ function moatHookFunction(spec) {
 // from finding: MOAT-CODE-301 (high) Untrusted file name used in a file path at LeakyBank/Storage/ReceiptStore.swift:11
 // from finding: MOAT-PLAT-108 (low) Deprecated URL handler at LeakyBank/Legacy/LBLegacyURLHandler.m:10
 // from finding: MOAT-PLAT-109 (high) URL scheme name another app can easily claim at LeakyBank/Info.plist:36 (CFBundleURLTypes[1].CFBundleURLSchemes[0])
+// from finding: MOAT-PLAT-303 (high) URL handler performs a sensitive action without confirmation at LeakyBank/Links/LinkActions.swift:15
+// from finding: MOAT-PLAT-303 (high) URL handler performs a sensitive action without confirmation at LeakyBank/Links/LinkActions.swift:25
+// from finding: MOAT-PLAT-305 (medium) URL handler acts on the URL's values without validating them at LeakyBank/Links/LinkActions.swift:29
 // from surface: Code that receives URLs application(_:open:options:) at LeakyBank/AppDelegate.swift:13
 // from surface: URL schemes leakybank at LeakyBank/Info.plist:28 (CFBundleURLTypes[0].CFBundleURLSchemes[0])
 // from surface: URL schemes myapp at LeakyBank/Info.plist:36 (CFBundleURLTypes[1].CFBundleURLSchemes[0])
@@ -604,6 +607,9 @@ moatHookMethod({ label: "AppDelegate -application:openURL:options:", className: 
 // from finding: MOAT-CODE-301 (high) Untrusted file name used in a file path at LeakyBank/Storage/ReceiptStore.swift:11
 // from finding: MOAT-PLAT-108 (low) Deprecated URL handler at LeakyBank/Legacy/LBLegacyURLHandler.m:10
 // from finding: MOAT-PLAT-109 (high) URL scheme name another app can easily claim at LeakyBank/Info.plist:36 (CFBundleURLTypes[1].CFBundleURLSchemes[0])
+// from finding: MOAT-PLAT-303 (high) URL handler performs a sensitive action without confirmation at LeakyBank/Links/LinkActions.swift:15
+// from finding: MOAT-PLAT-303 (high) URL handler performs a sensitive action without confirmation at LeakyBank/Links/LinkActions.swift:25
+// from finding: MOAT-PLAT-305 (medium) URL handler acts on the URL's values without validating them at LeakyBank/Links/LinkActions.swift:29
 // from surface: Code that receives URLs application:handleOpenURL: at LeakyBank/Legacy/LBLegacyURLHandler.m:10
 // from surface: URL schemes leakybank at LeakyBank/Info.plist:28 (CFBundleURLTypes[0].CFBundleURLSchemes[0])
 // from surface: URL schemes myapp at LeakyBank/Info.plist:36 (CFBundleURLTypes[1].CFBundleURLSchemes[0])
@@ -704,13 +710,13 @@ moatHookMethod({ label: "WKWebView -loadRequest:", className: "WKWebView", swift
 
 // ==== Unarchivers and parsers ====
 
-// from finding: MOAT-CODE-201 (medium) Archived class does not use secure coding at LeakyBank/Storage/StatementCoding.swift:3
+// from finding: MOAT-CODE-201 (low) Archived class does not use secure coding at LeakyBank/Storage/StatementCoding.swift:3
 // from surface: Deserialization CachedStatement: NSCoding at LeakyBank/Storage/StatementCoding.swift:3
 // note: Swift class: runtime name guessed from the module names (see the header of hooks.js).
 moatHookMethod({ label: "CachedStatement -initWithCoder:", className: "CachedStatement", swift: true, selector: "initWithCoder:", classMethod: false });
 
-// from finding: MOAT-CODE-001 (high) NSKeyedUnarchiver without secure coding at LeakyBank/Legacy/LBStatementArchive.m:8
-// from finding: MOAT-CODE-001 (high) NSKeyedUnarchiver without secure coding at LeakyBank/Storage/SessionStore.swift:24
+// from finding: MOAT-CODE-001 (medium) NSKeyedUnarchiver without secure coding at LeakyBank/Legacy/LBStatementArchive.m:8
+// from finding: MOAT-CODE-001 (medium) NSKeyedUnarchiver without secure coding at LeakyBank/Storage/SessionStore.swift:24
 // from surface: Deserialization NSKeyedUnarchiver unarchiveObjectWithData: at LeakyBank/Legacy/LBStatementArchive.m:8
 // from surface: Deserialization NSKeyedUnarchiver.unarchiveObject(with:) at LeakyBank/Storage/SessionStore.swift:24
 moatHookMethod({ label: "NSKeyedUnarchiver +unarchiveObjectWithData:", className: "NSKeyedUnarchiver", swift: false, selector: "unarchiveObjectWithData:", classMethod: true });
@@ -720,13 +726,13 @@ moatHookMethod({ label: "NSKeyedUnarchiver +unarchiveObjectWithData:", className
 // from surface: Deserialization NSKeyedUnarchiver.unarchivedObject(ofClass:from:) at LeakyBank/Storage/StatementCoding.swift:29
 moatHookMethod({ label: "NSKeyedUnarchiver +unarchivedObjectOfClass:fromData:error:", className: "NSKeyedUnarchiver", swift: false, selector: "unarchivedObjectOfClass:fromData:error:", classMethod: true });
 
-// from finding: MOAT-CODE-202 (high) Unarchiver accepts any class at LeakyBank/Storage/StatementCoding.swift:26
+// from finding: MOAT-CODE-202 (medium) Unarchiver accepts any class at LeakyBank/Storage/StatementCoding.swift:26
 // from surface: Deserialization NSKeyedUnarchiver.unarchivedObject(ofClasses:from:) at LeakyBank/Storage/StatementCoding.swift:26
 moatHookMethod({ label: "NSKeyedUnarchiver +unarchivedObjectOfClasses:fromData:error:", className: "NSKeyedUnarchiver", swift: false, selector: "unarchivedObjectOfClasses:fromData:error:", classMethod: true });
 
-// from finding: MOAT-CODE-001 (high) NSKeyedUnarchiver without secure coding at LeakyBank/Legacy/LBStatementArchive.m:8
-// from finding: MOAT-CODE-001 (high) NSKeyedUnarchiver without secure coding at LeakyBank/Storage/SessionStore.swift:24
-// from finding: MOAT-CODE-202 (high) Unarchiver accepts any class at LeakyBank/Storage/StatementCoding.swift:26
+// from finding: MOAT-CODE-001 (medium) NSKeyedUnarchiver without secure coding at LeakyBank/Legacy/LBStatementArchive.m:8
+// from finding: MOAT-CODE-001 (medium) NSKeyedUnarchiver without secure coding at LeakyBank/Storage/SessionStore.swift:24
+// from finding: MOAT-CODE-202 (medium) Unarchiver accepts any class at LeakyBank/Storage/StatementCoding.swift:26
 // from surface: Deserialization NSKeyedUnarchiver unarchiveObjectWithData: at LeakyBank/Legacy/LBStatementArchive.m:8
 // from surface: Deserialization NSKeyedUnarchiver unarchivedObjectOfClass:fromData:error: at LeakyBank/Legacy/LBStatementArchive.m:13
 // from surface: Deserialization NSKeyedUnarchiver.unarchiveObject(with:) at LeakyBank/Storage/SessionStore.swift:24
@@ -788,7 +794,7 @@ moatHookMethod({ label: "PinnedSessionDelegate -URLSession:didReceiveChallenge:c
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/APIClient.swift:22
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:34
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:43
-// ... and 5 more (see plan.md)
+// ... and 8 more (see plan.md)
 moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder: "trustResult" });
 
 // from finding: MOAT-NET-201 (critical) Server certificate accepted without evaluating the trust at LeakyBank/Network/PinnedSessionDelegate.swift:36
@@ -801,7 +807,7 @@ moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder:
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/APIClient.swift:22
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:34
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:43
-// ... and 5 more (see plan.md)
+// ... and 8 more (see plan.md)
 moatHookFunction({ label: "SecTrustEvaluateWithError", name: "SecTrustEvaluateWithError", decoder: "trustWithError" });
 
 // from code: urlSession(_:didReceive:completionHandler:) at LeakyBank/Network/PinnedSessionDelegate.swift:34
@@ -815,65 +821,101 @@ moatHookMethod({ label: "StagingSessionDelegate -URLSession:didReceiveChallenge:
 
 // ==== File writes and Keychain ====
 
+// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
+// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
+// ... and 6 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToFile:atomically:", className: "NSData", swift: false, selector: "writeToFile:atomically:", classMethod: false });
 
+// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
+// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
+// ... and 6 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToFile:options:error:", className: "NSData", swift: false, selector: "writeToFile:options:error:", classMethod: false, decoder: "dataWriting" });
 
+// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
+// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
+// ... and 6 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToURL:options:error:", className: "NSData", swift: false, selector: "writeToURL:options:error:", classMethod: false, decoder: "dataWriting" });
 
+// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
+// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
+// ... and 6 more (see plan.md)
 moatHookMethod({ label: "NSFileManager -createFileAtPath:contents:attributes:", className: "NSFileManager", swift: false, selector: "createFileAtPath:contents:attributes:", classMethod: false });
 
+// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
+// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
+// ... and 6 more (see plan.md)
 moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" });
 
+// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Storage/CredentialVault.swift:41
-// from finding: MOAT-STOR-208 (low) Keychain secret can migrate to other devices at LeakyBank/Storage/CredentialVault.swift:48
+// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
+// ... and 6 more (see plan.md)
 moatHookFunction({ label: "SecItemUpdate", name: "SecItemUpdate", decoder: "keychain" });
+
+// ==== Pasteboard ====
+
+// from surface: Pasteboard "com.example.leakybank.wallet" at LeakyBank/Wallet/WalletShare.swift:5
+moatHookMethod({ label: "UIPasteboard +pasteboardWithName:create:", className: "UIPasteboard", swift: false, selector: "pasteboardWithName:create:", classMethod: true });
+
+// from surface: Pasteboard UIPasteboard.general.setItems(_:options:) at LeakyBank/Secrets/SecretLeaks.swift:31
+moatHookMethod({ label: "UIPasteboard -setItems:options:", className: "UIPasteboard", swift: false, selector: "setItems:options:", classMethod: false });
+
+// from finding: MOAT-STOR-303 (medium) Secret copied to the pasteboard at LeakyBank/Secrets/SecretLeaks.swift:30
+// from surface: Pasteboard UIPasteboard.general.string at LeakyBank/Secrets/SecretLeaks.swift:30
+// from surface: Pasteboard UIPasteboard.string at LeakyBank/Wallet/WalletShare.swift:8
+moatHookMethod({ label: "UIPasteboard -setString:", className: "UIPasteboard", swift: false, selector: "setString:", classMethod: false });
+
+// from finding: MOAT-STOR-303 (medium) Secret copied to the pasteboard at LeakyBank/Secrets/SecretLeaks.swift:30
+// from surface: Pasteboard UIPasteboard.general.string at LeakyBank/Secrets/SecretLeaks.swift:30
+// from surface: Pasteboard UIPasteboard.string at LeakyBank/Wallet/WalletShare.swift:8
+moatHookMethod({ label: "UIPasteboard -string", className: "UIPasteboard", swift: false, selector: "string", classMethod: false });
 
 // ==== File imports ====
 
@@ -942,6 +984,11 @@ moatHookMethod({ label: "LBBillSplitCoordinator -session:didReceiveData:fromPeer
 // from surface: Other IPC session:didReceiveStream:withName:fromPeer: at LeakyBank/Legacy/LBBillSplitSession.m:24
 moatHookMethod({ label: "LBBillSplitCoordinator -session:didReceiveStream:withName:fromPeer:", className: "LBBillSplitCoordinator", swift: false, selector: "session:didReceiveStream:withName:fromPeer:", classMethod: false });
 
+// from code: session:didReceiveData:fromPeer: at LeakyBank/Constants/LBPacketReader.m:16
+// from finding: MOAT-CODE-304 (high) Untrusted data copied without a length check at LeakyBank/Constants/LBPacketReader.m:19
+// from surface: Other IPC session:didReceiveData:fromPeer: at LeakyBank/Constants/LBPacketReader.m:16
+moatHookMethod({ label: "LBPacketReader -session:didReceiveData:fromPeer:", className: "LBPacketReader", swift: false, selector: "session:didReceiveData:fromPeer:", classMethod: false });
+
 // from code: session:didReceiveData:fromPeer: at LeakyBank/Legacy/LBSafeBillSplitSession.m:7
 // from surface: Other IPC session:didReceiveData:fromPeer: at LeakyBank/Legacy/LBSafeBillSplitSession.m:7
 moatHookMethod({ label: "LBSafeBillSplitCoordinator -session:didReceiveData:fromPeer:", className: "LBSafeBillSplitCoordinator", swift: false, selector: "session:didReceiveData:fromPeer:", classMethod: false });
@@ -1002,4 +1049,4 @@ moatHookMethod({ label: "StatementImporter -session:didReceiveData:fromPeer:", c
 // note: Swift class: its runtime name is module-qualified (`Module.StatementImporter`, `_TtC…`) and the module is not known statically; hooks.js tries `LeakyBank` and then searches the app's classes.
 moatHookMethod({ label: "StatementImporter -session:didReceiveStream:withName:fromPeer:", className: "StatementImporter", swift: true, selector: "session:didReceiveStream:withName:fromPeer:", classMethod: false });
 
-moatLog('[moat] ' + "59 hooks requested by hooks.js");
+moatLog('[moat] ' + "64 hooks requested by hooks.js");

@@ -31,8 +31,16 @@ struct DataflowTableTests {
                 for name in functions.swift { #expect(name.hasSuffix(")"), "\(entry): Swift method `\(name)` is not a full name") }
                 for name in functions.objc { #expect(name.hasSuffix(":"), "\(entry): `\(name)` is not a selector") }
             case .closureParameter(let names, _, _), .member(let names, _, _), .call(let names, _, _), .cResult(let names),
-                 .cOutArgument(let names, _), .decoder(let names):
+                 .cOutArgument(let names, _), .decoder(let names), .outArgument(let names, _), .encodedSecretType(let names, _):
                 checkSpelling(names, entry)
+            case .secureText(let flags, let members, let bindings):
+                checkSpelling(flags, entry)
+                checkSpelling(members, entry)
+                checkSpelling(bindings, entry)
+            case .subscriptRead(let receivers):
+                #expect(!receivers.isEmpty, "\(entry) names no receiver")
+            case .sensitiveName:
+                break
             case .contentRead(let names, let labels, let receivers, let localKinds):
                 checkSpelling(names, entry)
                 #expect(!labels.isEmpty && !receivers.isEmpty && !localKinds.isEmpty, "\(entry): a content reader names its URL label, receivers and local kinds")
@@ -58,9 +66,13 @@ struct DataflowTableTests {
                 // Objective-C spellings without a colon are first selector pieces matched by a label (`getBytes`).
                 #expect(sink.spelling.objc.contains { $0.hasPrefix(name + ":") }, "\(entry): `\(name)`")
             }
-            // Entries told apart by a required label (`load(_:)` and `load(_:mimeType:...)`) may share a spelling.
+            // Entries told apart by a required label (`load(_:)` and `load(_:mimeType:...)`), by their receivers
+            // (`setObject:forKey:` of UserDefaults and of PINCache) or by the kinds of flow they report (`write(to:)`
+            // as a path for untrusted input, as a file written for sensitive data) may share a spelling.
             let required = (sink.requiredLabels ?? []).sorted().joined(separator: ",")
-            for name in sink.spelling.names { seen[name + "|" + required, default: 0] += 1 }
+            let kinds = sink.kinds.map(\.rawValue).sorted().joined(separator: ",")
+            let receivers = sink.receivers.sorted().joined(separator: ",")
+            for name in sink.spelling.names where !sink.isSetter { seen[name + "|" + required + "|" + kinds + "|" + receivers, default: 0] += 1 }
         }
         #expect(Set(TaintSinks.all.map(\.kind)) == Set(SinkKind.allCases))
         var perName: [String: Int] = [:]

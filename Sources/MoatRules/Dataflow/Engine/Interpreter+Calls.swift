@@ -88,6 +88,7 @@ extension FunctionInterpreter {
                                 addingToResult: true) {
             call.addedTaints = [sourceTaint(hit, at: call.expression.range)]
         }
+        call.addedTaints += namedCallTaints(call, state)
         if let names = readArchiveEntryName(&call, &state) { return names }
         if call.evaluated { return nil }
         if let (source, urlIndex) = contentReader(call) {
@@ -123,6 +124,8 @@ extension FunctionInterpreter {
     /// members `Transfers.members` also reads as calls (`url.resolvingSymlinksInPath()`, `s.intValue`).
     mutating func readPropertyCall(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
         guard call.arguments.isEmpty, call.receiver != nil, call.isMessageSend || Transfers.readsAsCall.contains(call.name) else { return nil }
+        // `[self logout]`, `[self showDebugMenu]`: a message without arguments can still be the action a URL chose.
+        if call.isMessageSend, !state.routing.isEmpty { _ = reachSensitiveAction(&call, &state) }
         let expression = call.expression
         if let hit = memberSource(expression, state) { return [sourceTaint(hit, at: expression.range)] }
         if let path = expression.accessPath, let stored = state.vars[path] { return stored }
@@ -158,11 +161,16 @@ extension FunctionInterpreter {
     /// C library calls that write untrusted bytes into a buffer argument (`recv(fd, buffer, ...)`): the
     /// buffer's variable becomes the source (decides nothing about the result).
     mutating func readIntoCOutArguments(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
-        guard file.language.isCFamily, case .identifier = call.callee.unwrapped.kind, let sources = TaintSources.cOutSources[call.name]
-        else { return nil }
+        guard case .identifier = call.callee.unwrapped.kind else { return nil }
+        var sources = TaintSources.outArgumentSources[call.name] ?? []
+        if file.language.isCFamily { sources += TaintSources.cOutSources[call.name] ?? [] }
         for source in sources {
-            guard case .cOutArgument(_, let index) = source.pattern, index < call.arguments.count,
-                  let root = stripped(call.arguments[index].value).rootName else { continue }
+            let argument: Int
+            switch source.pattern {
+            case .cOutArgument(_, let index), .outArgument(_, let index): argument = index
+            default: continue
+            }
+            guard argument < call.arguments.count, let root = stripped(call.arguments[argument].value).rootName else { continue }
             let hit = SourceHit(kind: source.kind, description: "\(source.description) by \(call.name)", range: call.expression.range,
                                 confidence: source.confidence)
             state.vars[root] = [sourceTaint(hit, at: call.expression.range)].mapTaints { $0.lineage.insert(root) }
@@ -199,6 +207,11 @@ extension FunctionInterpreter {
             let sink = candidate.sink
             call.matchedSink = true
             if sink.kind == .classLookup { continue }
+            if sink.kind == .sensitiveAction {
+                record(sink, calledName: sink.api, range: call.expression.range,
+                       roles: actionRoles(call, routeOnly: true, state), fixed: false, state)
+                continue
+            }
             var roles: [(SinkRole, Expression?, [Taint])] = []
             for (role, selector) in candidate.roles {
                 switch selector {
@@ -223,12 +236,41 @@ extension FunctionInterpreter {
     /// A method whose name performs a sensitive action (`SensitiveActions`, MOAT-PLAT-303): a flow of its
     /// arguments (decides nothing about the result).
     mutating func reachSensitiveAction(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
-        if SensitiveActions.action(in: call.baseName) != nil,
+        if !call.matchedSink, let verb = SensitiveActions.action(in: call.baseName),
            !SensitiveActions.isBookkeeping(labels: call.arguments.compactMap(\.label), receiver: call.receiver) {
             record(TaintSinks.sensitiveAction, calledName: displayName(call.expression, call.name), range: call.expression.range,
-                   roles: [(.argument, nil, call.argumentTaints.flatMap { $0 })], fixed: false, state)
+                   roles: actionRoles(call, routeOnly: SensitiveActions.actsWithoutArguments(verb), state), fixed: false, state)
         }
         return nil
+    }
+
+    /// The roles of a sensitive action: its arguments (checked for those the called function validates
+    /// itself, by its summary), and when the action needs no argument to do harm, the input that chose
+    /// the route to it (`InterpreterState.routing`).
+    func actionRoles(_ call: CallSite, routeOnly: Bool, _ state: InterpreterState) -> [(SinkRole, Expression?, [Taint])] {
+        let validated = validatedArguments(call, state)
+        var arguments: [Taint] = []
+        for (index, taints) in call.argumentTaints.enumerated() {
+            arguments.merge(validated.contains(index) ? taints.map { $0.adding(.validated) } : taints)
+        }
+        var roles: [(SinkRole, Expression?, [Taint])] = [(.argument, nil, arguments)]
+        if routeOnly, !state.routing.isEmpty { roles.append((.trigger, nil, state.routing)) }
+        return roles
+    }
+
+    /// Arguments the called function (of this file or another) validates before doing its work.
+    func validatedArguments(_ call: CallSite, _ state: InterpreterState) -> Set<Int> {
+        guard call.argumentTaints.contains(where: { !$0.isEmpty }) else { return [] }
+        if let (function, mapping) = engine.resolve(call.expression) {
+            guard let summary = engine.summary(of: function) else { return [] }
+            return Set(summary.validatedParameters.compactMap { mapping[$0] })
+        }
+        if let shape = callShape(call.expression, callee: call.callee, arguments: call.arguments, isMessageSend: call.isMessageSend,
+                                 receiver: call.receiver, state),
+           let (function, mapping) = engine.externalFunction(for: shape) {
+            return Set(function.validatesParameters.compactMap { mapping[$0] })
+        }
+        return []
     }
 
     /// A class looked up by name used for anything but a check (`Checks.classInspection`) is a

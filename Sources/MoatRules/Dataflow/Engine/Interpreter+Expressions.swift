@@ -10,25 +10,32 @@ extension FunctionInterpreter {
         defer { expressionDepth -= 1 }
         switch expression.kind {
         case .identifier(let name):
-            return state.vars[name] ?? []
+            let stored = state.vars[name] ?? []
+            guard let named = identifierTaint(name, at: expression.range, state) else { return stored }
+            return stored.merging([named])
         case .member(let base, let name):
             if let hit = memberSource(expression, state) { return [sourceTaint(hit, at: expression.range)] }
-            if let path = expression.accessPath, let stored = state.vars[path] { return stored }
+            let named = base.flatMap { memberNameTaint($0, name, at: expression.range, state) }
+            if let path = expression.accessPath, let stored = state.vars[path] { return named.map { stored.merging([$0]) } ?? stored }
             guard let base else { return [] }
             let taints = eval(base, &state)
             if isArchiveEntryName(base, name, state) {
-                return ArchiveEntries.entryName(of: taints, at: expression.range, api: CodeText.of(expression, in: file))
+                let names = ArchiveEntries.entryName(of: taints, at: expression.range, api: CodeText.of(expression, in: file))
+                return named.map { names.merging([$0]) } ?? names
             }
-            return readMember(taints, name, path: expression.accessPath, at: expression.range)
+            let read = readMember(taints, name, path: expression.accessPath, at: expression.range)
+            return named.map { read.merging([$0]) } ?? read
         case .call:
             return evalCall(expression, &state)
         case .subscriptAccess(let base, let arguments):
-            if let hit = recordSource(base: base, key: arguments.first?.value, range: expression.range, state) {
+            if let hit = recordSource(base: base, key: arguments.first?.value, range: expression.range, state)
+                ?? subscriptSource(base: base, range: expression.range) {
                 for argument in arguments { _ = eval(argument.value, &state) }
                 return [sourceTaint(hit, at: expression.range)]
             }
-            let taints = eval(base, &state)
+            var taints = eval(base, &state)
             for argument in arguments { _ = eval(argument.value, &state) }
+            if arguments.count == 1, let key = keyTaint(arguments[0].value, at: expression.range) { taints.merge([key]) }
             return taints
         case .stringLiteral(let segments):
             var result: [Taint] = []
@@ -77,6 +84,7 @@ extension FunctionInterpreter {
             for pair in pairs {
                 _ = eval(pair.key, &state)
                 result.merge(eval(pair.value, &state))
+                if let key = keyTaint(pair.key, at: pair.value.range) { result.merge([key]) }
             }
             return result
         case .closure(let parameters, let body):
@@ -104,6 +112,8 @@ extension FunctionInterpreter {
             taints = taints.filter { !$0.isAffected(by: entry.kinds) }
         }
         return taints.compactMap { original in
+            // A member of an object that holds a value elsewhere is not that value.
+            if original.isContained { return nil }
             var taint = original
             if case .parameter = taint.origin { taint.members.insert(name) }
             if let latent = taint.latent {

@@ -126,6 +126,15 @@ extension FunctionInterpreter {
         return nil
     }
 
+    /// A subscript read that is a source (`keychain["token"]`).
+    func subscriptSource(base: Expression, range: SourceRange) -> SourceHit? {
+        for source in TaintSources.subscriptSources {
+            guard case .subscriptRead(let receivers) = source.pattern, base.chainMentions(receivers) else { continue }
+            return SourceHit(kind: source.kind, description: source.description, range: range, confidence: source.confidence)
+        }
+        return nil
+    }
+
     /// A read from a CKRecord: `record["uuid"]`, `record.object(forKey:)`, `[record objectForKey:@"uuid"]`.
     func recordSource(base: Expression, key: Expression?, range: SourceRange, _ state: InterpreterState) -> SourceHit? {
         guard let source = TaintSources.recordSource else { return nil }

@@ -24,10 +24,14 @@ extension FunctionInterpreter {
         case .assignment(let target, let op, let value):
             assign(target: target, op: op, value: value, range: statement.range, &state)
         case .ifStatement(let conditions, let then, let elseBranch):
+            let routingBefore = state.routing
             var (thenState, elseState) = evaluate(conditions, &state)
             analyze(statements: then.statements, &thenState)
             if let elseBranch { analyze(statements: elseBranch.statements, &elseState) }
+            let bothContinue = thenState.reachable && elseState.reachable
             state = InterpreterState.join(thenState, elseState)
+            // Code after an `if` both of whose branches go on runs whatever the condition said.
+            if bothContinue { state.routing = routingBefore }
         case .guardStatement(let conditions, let elseBody):
             var (thenState, elseState) = evaluate(conditions, &state)
             analyze(statements: elseBody.statements, &elseState)
@@ -36,6 +40,8 @@ extension FunctionInterpreter {
             analyzeLoop(header: header, variables: variables, body: body, &state)
         case .switchStatement(let subject, let cases):
             let subjectTaints = eval(subject, &state)
+            let routingBefore = state.routing
+            state.routing.merge(routingTaints(subject, state))
             var result = InterpreterState()
             result.reachable = false
             var hasDefault = false
@@ -52,10 +58,13 @@ extension FunctionInterpreter {
             }
             if !hasDefault { result = InterpreterState.join(result, state) }
             state = result
+            state.routing = routingBefore
         case .returnStatement(let value):
             if let value {
                 let taints = eval(value, &state).mapTaints { $0.addStep(value.range, "returned") }
                 returns.merge(taints)
+                // `return nil`, `return NO`: a failure exit, which validates nothing.
+                if !value.isNilLike && value.boolValue != false { noteSuccessfulExit(state) }
             }
             state.reachable = false
         case .throwStatement(let value):
@@ -126,7 +135,8 @@ extension FunctionInterpreter {
         return type.hasText(TaintSources.recordType) ? TaintSources.recordType : nil
     }
 
-    /// The states in which the conditions hold and in which they do not.
+    /// The states in which the conditions hold and in which they do not. Untrusted input a condition
+    /// reads routes both (`InterpreterState.routing`).
     mutating func evaluate(_ conditions: [Condition], _ state: inout InterpreterState) -> (InterpreterState, InterpreterState) {
         if conditions.count == 1, case .expression(let expression) = conditions[0], !isAssignment(expression) {
             _ = eval(expression, &state)
@@ -134,10 +144,13 @@ extension FunctionInterpreter {
             var elseState = state
             applyFacts(ConditionFacts.extract(expression, holds: true), &thenState)
             applyFacts(ConditionFacts.extract(expression, holds: false), &elseState)
+            thenState.routing.merge(routingTaints(expression, thenState))
+            elseState.routing.merge(routingTaints(expression, elseState))
             return (thenState, elseState)
         }
-        let elseState = state
+        var elseState = state
         var thenState = state
+        var routed: [Expression] = []
         for condition in conditions {
             switch condition {
             case .expression(let expression):
@@ -147,6 +160,7 @@ extension FunctionInterpreter {
                 } else {
                     _ = eval(expression, &thenState)
                     applyFacts(ConditionFacts.extract(expression, holds: true), &thenState)
+                    routed.append(expression)
                 }
             case .binding(let names, let value, let range):
                 var taints = eval(value, &thenState)
@@ -164,6 +178,11 @@ extension FunctionInterpreter {
             case .other:
                 break
             }
+        }
+        // After every condition: a check made by a later one (`, verifySignature(url)`) is on the route.
+        for expression in routed {
+            thenState.routing.merge(routingTaints(expression, thenState))
+            elseState.routing.merge(routingTaints(expression, elseState))
         }
         return (thenState, elseState)
     }
@@ -265,9 +284,11 @@ extension FunctionInterpreter {
         var taints = eval(value, &state)
         if op != "=" { taints.merge(eval(target, &state)) }
         if case .closure = value.unwrapped.kind, let path = target.accessPath { state.closures[path] = value }
+        reachSetter(target: target, value: value, taints: taints, range: range, state)
         switch target.unwrapped.kind {
         case .subscriptAccess(let base, let arguments):
             for argument in arguments { _ = eval(argument.value, &state) }
+            if arguments.count == 1, let key = keyTaint(arguments[0].value, at: value.range) { taints.merge([key]) }
             if let root = base.rootName, !taints.isEmpty {
                 state.vars[root, default: []].merge(taints.mapTaints { $0.lineage.insert(root); $0.addStep(range, "stored into `\(root)`") })
             }
@@ -278,6 +299,27 @@ extension FunctionInterpreter {
             }
             for key in Array(state.vars.keys) where key.hasPrefix(path + ".") { state.vars[key] = nil }
             bind(path, taints, at: range, message: "flows into `\(path)`", &state)
+            fillContainer(path: path, taints: taints, range: range, &state)
+        }
+    }
+
+    /// A value of a kind that fills its container (`FlowKind.fillsContainer`) stored into a member of a
+    /// local object (`account.password = pin`) makes the object carry it.
+    mutating func fillContainer(path: String, taints: [Taint], range: SourceRange, _ state: inout InterpreterState) {
+        guard let dot = path.firstIndex(of: ".") else { return }
+        let root = String(path[..<dot])
+        guard root != SensitiveSources.selfName else { return }
+        let filling = taints.filter { $0.flow?.fillsContainer ?? false }
+        guard !filling.isEmpty else { return }
+        state.vars[root, default: []].merge(filling.mapTaints { $0.lineage.insert(root); $0.isContained = true; $0.addStep(range, "stored into `\(path)`") })
+    }
+
+    /// A property whose assignment is a sink (`UIPasteboard.general.string = token`).
+    mutating func reachSetter(target: Expression, value: Expression, taints: [Taint], range: SourceRange, _ state: InterpreterState) {
+        guard case .member(let base?, let name) = target.unwrapped.kind, let candidates = TaintSinks.setters[name] else { return }
+        let type = base.rootName.flatMap { state.types[$0] }
+        for sink in candidates where base.chainMentions(sink.receivers) || (type.map { t in sink.receivers.contains { t.hasText($0) } } ?? false) {
+            record(sink, calledName: file.text(target.range), range: range, roles: [(.value, value, taints)], fixed: false, state)
         }
     }
 
@@ -289,6 +331,9 @@ extension FunctionInterpreter {
             if let url = state.hostAliases[fact.path] { facts.append(ConditionFact(path: url, check: .hostChecked, kinds: fact.kinds)) }
         }
         for fact in facts {
+            // Equal to another value: a check only when that value is the app's own (carries no taint).
+            if let against = fact.against,
+               (state.vars[against] ?? derive(path: against, state) ?? []).active.contains(where: { !($0.flow?.isHeldByTheApp ?? false) }) { continue }
             var found = false
             let everyKind = fact.kinds.isEvery
             for key in Array(state.vars.keys) {
@@ -305,6 +350,42 @@ extension FunctionInterpreter {
             }
         }
     }
+
+    /// The untrusted input a condition reads: the taints of the variables at the roots of its access paths
+    /// that come from an opened URL (or, for summaries, from a parameter).
+    func routingTaints(_ condition: Expression, _ state: InterpreterState) -> [Taint] {
+        var result: [Taint] = []
+        var seen = Set<String>()
+        for node in [condition] + condition.descendants() {
+            guard case .identifier(let name) = node.kind, seen.insert(name).inserted, let taints = state.vars[name] else { continue }
+            result.merge(taints.active.filter { taint in
+                guard let source = taint.source else { return true }
+                return source.kind.isOpenedURL
+            }.mapTaints { $0.addStep(condition.range, "chooses what the code does") })
+        }
+        return result
+    }
+
+    /// A successful exit: the parameters validated here (`validatedAtExits`).
+    mutating func noteSuccessfulExit(_ state: InterpreterState) {
+        guard closureDepth == 0, let function else { return }
+        var validated = Set<Int>()
+        for taints in state.vars.values {
+            var checkedHere = Set<Int>()
+            var uncheckedHere = Set<Int>()
+            for taint in taints {
+                guard case .parameter(let index, _) = taint.origin else { continue }
+                if taint.checks.isDisjoint(with: Self.parameterValidations) { uncheckedHere.insert(index) } else { checkedHere.insert(index) }
+            }
+            validated.formUnion(checkedHere.subtracting(uncheckedHere))
+        }
+        validated = validated.filter { $0 < function.parameters.count }
+        validatedAtExits = validatedAtExits.map { $0.intersection(validated) } ?? validated
+    }
+
+    /// Checks that make a parameter validated for its callers: a validation call, equality with a value
+    /// the app holds. Not an allowlist of constants (that routes, it does not validate).
+    static let parameterValidations: Set<TaintCheck> = [.validated, .comparedWithValue]
 
     /// The taints of an access path not stored in the environment, read from its root.
     func derive(path: String, _ state: InterpreterState) -> [Taint]? {

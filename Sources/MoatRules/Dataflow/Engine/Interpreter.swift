@@ -22,6 +22,9 @@ struct InterpreterState {
     var hostAliases: [String: String] = [:]
     /// A confirmation was shown on every path to here.
     var confirmed = false
+    /// Untrusted input (an opened URL, or while a summary is computed, a parameter) that a condition or a
+    /// `switch` on the path to here read: it chose to run this code (`if url.host == "logout" { ... }`).
+    var routing: [Taint] = []
     var reachable = true
 
     static func join(_ lhs: InterpreterState, _ rhs: InterpreterState) -> InterpreterState {
@@ -35,6 +38,7 @@ struct InterpreterState {
         result.dynamicBuffers.formUnion(rhs.dynamicBuffers)
         result.hostAliases.merge(rhs.hostAliases) { first, _ in first }
         result.confirmed = lhs.confirmed && rhs.confirmed
+        result.routing.merge(rhs.routing)
         return result
     }
 }
@@ -48,6 +52,10 @@ struct FunctionInterpreter {
     var returns: [Taint] = []
     /// Functions of the file this one calls.
     var callees = Set<ObjectIdentifier>()
+    /// Parameters a value derived from which passed a validation (`.validated`, `.comparedWithValue`) on
+    /// every successful exit (a return of a value that is not nil or false, or the end of the body); nil
+    /// until an exit is seen.
+    var validatedAtExits: Set<Int>?
     /// The type the function belongs to.
     var ownerName: String?
     var closureDepth = 0
@@ -72,7 +80,11 @@ struct FunctionInterpreter {
         // A kind that only proves something about a value (`localFile`) never reaches a sink, however it
         // got there (directly, or through a summary of this file or another).
         var flow = flow
-        flow.roles = flow.roles.mapValues { $0.filter { !($0.flow?.isProof ?? false) } }.filter { !$0.value.isEmpty }
+        // Likewise a taint of a kind the sink does not report (a secret at a file path) is dropped here, also
+        // when a summary composed it with the sink.
+        let kinds = flow.kinds
+        flow.roles = flow.roles.mapValues { $0.filter { taint in taint.flow.map { !$0.isProof && kinds.contains($0) } ?? true } }
+            .filter { !$0.value.isEmpty }
         if flow.roles.isEmpty { return }
         if let index = list.firstIndex(where: { $0.range == flow.range && $0.kind == flow.kind && $0.calledName == flow.calledName }) {
             for (role, taints) in flow.roles { list[index].roles[role, default: []].merge(taints) }
@@ -96,7 +108,7 @@ struct FunctionInterpreter {
                          fixed: Bool, _ state: InterpreterState) {
         let everyKind = sink.kinds.isEvery
         var real = TaintFlow(kind: sink.kind, api: sink.api, calledName: calledName, range: range, roles: [:], arguments: [:],
-                             confirmed: state.confirmed, fixedDestination: fixed, function: function?.fullName)
+                             confirmed: state.confirmed, fixedDestination: fixed, function: function?.fullName, kinds: sink.kinds)
         var symbolic = real
         for (role, expression, taints) in roles {
             let active = taints.active

@@ -27,7 +27,7 @@ extension TaintEngine {
                 let old = summaries[id]
                 if old?.signature != summary.signature {
                     summaries[id] = summary
-                    if !(old == nil && summary.returns.isEmpty && summary.flows.isEmpty) { changed.insert(id) }
+                    if !(old == nil && summary.returns.isEmpty && summary.flows.isEmpty && summary.validatedParameters.isEmpty) { changed.insert(id) }
                 }
             }
             if changed.isEmpty { break }
@@ -90,8 +90,10 @@ extension TaintEngine {
                 statements = [Statement(kind: .returnStatement(value), range: statements[0].range)]
             }
             interpreter.analyze(statements: statements, &state)
+            if state.reachable { interpreter.noteSuccessfulExit(state) }
         }
         var summary = FunctionSummary()
+        summary.validatedParameters = interpreter.validatedAtExits ?? []
         summary.returns = interpreter.returns.filter { taint in
             switch taint.origin {
             case .parameter: return true

@@ -35,6 +35,10 @@ final class TaintEngine {
     var outgoingKeys: Set<OutgoingCall> = []
     /// Property types of the file's types, for receivers (`self.importer.save(...)`).
     var propertyTypes: [String: [String: String]] = [:]
+    /// Names judged by `SensitiveNaming`, with their type (a cache: names repeat).
+    var sensitiveNames: [String: SensitiveDataKind?] = [:]
+    /// Secure fields, secure-field bindings and types with secret properties of the file.
+    lazy var namedValues = NamedValueFacts(file)
 
     static let maximumRounds = 5
     static let maximumOutgoing = 500
@@ -69,8 +73,10 @@ final class TaintEngine {
                 let isIdentity = portable.count == function.parameters.count && passedThrough.count == function.parameters.count
                 if !isIdentity { returns = portable }
             }
+            let validated = summaries[ObjectIdentifier(function)]?.validatedParameters.sorted() ?? []
             facts.functions.append(ExportedFunction(signature: signature(function, owner: owner),
-                                                    location: ExternalLocation(file, function.nameRange), returns: returns))
+                                                    location: ExternalLocation(file, function.nameRange), returns: returns,
+                                                    validatesParameters: validated))
         }
         facts.calledNames = calledNames.sorted()
         facts.taintedCalls = taintedCalls.sorted()

@@ -28,6 +28,10 @@ public enum FlowKind: String, Sendable, Hashable, CaseIterable {
     /// the Documents directory). No sink reports it: it proves that a URL read by a content reader
     /// (`Data(contentsOf:)`) is local, so the content is not `remote`.
     case localFile
+    /// A secret or personal datum: a value named as one (`password`, `apiKey`, `cardNumber`; see
+    /// `SensitiveNaming`), read from the Keychain, or typed into a secure text field. Reported by the
+    /// storage, log, pasteboard and URL sinks (`Sinks+Sensitive.swift`), never by the injection sinks.
+    case sensitive
     /// A value read back from the app's own storage (`UserDefaults`, a file read by path): whoever could
     /// write that storage chose it. Only class lookups report it (MOAT-CODE-303, at medium severity and low
     /// confidence: the app usually wrote the value itself).
@@ -39,12 +43,22 @@ public enum FlowKind: String, Sendable, Hashable, CaseIterable {
         case .untrusted: "untrusted input"
         case .remote: "data received from the network"
         case .localFile: "a local file URL"
+        case .sensitive: "sensitive data"
         case .stored: "a value read back from storage"
         }
     }
 
     /// A kind that proves something about a value (`localFile`) rather than carrying harm: no sink reports it.
     var isProof: Bool { self == .localFile }
+
+    /// A value the app holds (read back from its storage, or a local file URL): comparing input with it is a
+    /// check (`comparedWithValue`: an OAuth state the app stored).
+    var isHeldByTheApp: Bool { self == .stored || self == .localFile }
+
+    /// A value of this kind stored into a member of an object makes the object carry it
+    /// (`account.password = pin; realm.add(account)`): the object is written with the secret inside.
+    /// Not for input kinds, where a member of an object is not the object.
+    var fillsContainer: Bool { self == .sensitive }
 
     /// Every kind: what most transfers and checks apply to.
     static let every: Set<FlowKind> = Set(allCases)
@@ -67,6 +81,8 @@ extension SourceKind {
             .remote
         case .localFileURL:
             .localFile
+        case .sensitiveName, .keychain, .secureTextEntry:
+            .sensitive
         case .storedValue:
             .stored
         }

@@ -5,6 +5,10 @@ import MoatSyntax
 public enum SinkKind: String, Sendable, Hashable, CaseIterable {
     case filePath, javaScript, webViewLoad, openURL, classLookup, unarchive, memoryCopy, stringFromBuffer
     case allocation, predicateFormat, sqlStatement, sensitiveAction
+    /// Where sensitive data must not go (`Sinks+Sensitive.swift`).
+    case defaultsWrite, fileWrite, databaseWrite, logWrite, pasteboardWrite, urlString
+    /// What a URL handler does with the URL's values: store, fetch (`URLActions`); show a screen.
+    case urlAction, urlNavigation
     /// A library call that extracts a whole archive without checking that entries stay in the destination.
     case archiveExtraction
 
@@ -21,6 +25,13 @@ public enum SinkKind: String, Sendable, Hashable, CaseIterable {
         case .webViewLoad: "MOAT-PLAT-302"
         case .sensitiveAction: "MOAT-PLAT-303"
         case .openURL: "MOAT-PLAT-304"
+        case .defaultsWrite: "MOAT-STOR-203"
+        case .fileWrite: "MOAT-STOR-204"
+        case .databaseWrite: "MOAT-STOR-301"
+        case .logWrite: "MOAT-STOR-302"
+        case .pasteboardWrite: "MOAT-STOR-303"
+        case .urlString: "MOAT-NET-301"
+        case .urlAction, .urlNavigation: "MOAT-PLAT-305"
         }
     }
 }
@@ -29,6 +40,10 @@ public enum SinkKind: String, Sendable, Hashable, CaseIterable {
 public enum SinkRole: String, Sendable, Hashable {
     case path, script, url, html, className, data, classes, destination, source, length, count, buffer, size
     case format, sql, argument
+    /// What is stored, logged, copied or sent (sensitive sinks), and the key it is stored under.
+    case value, key
+    /// Untrusted input that chose to run the call (a condition on the path read it), not an argument.
+    case trigger
     /// The archive a library extracts, and the folder it extracts into.
     case archive, folder
 }
@@ -76,6 +91,9 @@ struct TaintSink: Sendable {
     var cFamilyOnly = false
     /// The kinds of flow this sink reports: input from the app's entry points and content from the network.
     var kinds: Set<FlowKind> = [.untrusted, .remote]
+    /// The spellings are properties whose assignment is the sink (`UIPasteboard.general.string = token`),
+    /// not calls.
+    var isSetter = false
 }
 
 /// THE table of sinks, each with the rule it belongs to (`SinkKind.ruleId`). One entry per API: its Swift,
@@ -190,16 +208,25 @@ enum TaintSinks {
 
         // MARK: Sensitive actions (MOAT-PLAT-303): matched by the called method's name, see `SensitiveActions`.
         TaintSink(kind: .sensitiveAction, api: "a sensitive action", spelling: APISpelling(), roles: [(.argument, .all)]),
-    ] + archive
+    ] + sensitive + SensitiveActionAPIs.all + URLActions.all + archive
 
     /// Each spelling's entries, in table order, with the roles of that spelling's form.
     static let byName: [String: [SinkMatch]] = {
         var table: [String: [SinkMatch]] = [:]
-        for sink in all {
+        for sink in all where !sink.isSetter {
             let form = SinkMatch(sink: sink, roles: sink.roles, requiredLabels: sink.requiredLabels)
             for name in sink.spelling.swift + sink.spelling.c { table[name, default: []].append(form) }
             let objcForm = sink.objcForm.map { SinkMatch(sink: sink, roles: $0.roles, requiredLabels: $0.requiredLabels) } ?? form
             for name in sink.spelling.objc { table[name, default: []].append(objcForm) }
+        }
+        return table
+    }()
+
+    /// Properties whose assignment is a sink, by name.
+    static let setters: [String: [TaintSink]] = {
+        var table: [String: [TaintSink]] = [:]
+        for sink in all where sink.isSetter {
+            for name in sink.spelling.names { table[name, default: []].append(sink) }
         }
         return table
     }()
@@ -224,6 +251,23 @@ enum SensitiveActions {
                                                 "preferences", "config", "configuration", "account", "permission", "permissions",
                                                 "card", "payment", "payee", "contact", "device", "user", "member", "friend",
                                                 "credential", "credentials", "address", "recipient", "limit"]
+    /// Verbs that are sensitive even when the URL only chose the route and passes nothing to the call
+    /// (`if url.host == "deleteAccount" { account.delete() }`): destroying, paying, calling, signing out.
+    /// Verbs that need the URL's values to do harm (`send`, `set`, `login`) are left out.
+    static let routeOnlyVerbs: Set<String> = ["call", "dial", "purchase", "buy", "pay", "checkout", "delete", "erase", "wipe", "transfer",
+                                              "withdraw", "logout", "signout", "remove", "reset", "disable", "show", "open", "present",
+                                              "enable", "unlock", "toggle"]
+    /// Hidden features a URL must not open on its own (MASTG: "discover hidden functionality (e.g., a debug
+    /// window)"): `showDebugMenu`, `enableDeveloperMode`, `openAdminPanel`.
+    static let featureVerbs: Set<String> = ["show", "open", "present", "enable", "unlock", "toggle", "display"]
+    static let hiddenFeatures: Set<String> = ["debug", "developer", "admin", "diagnostics", "diagnostic", "staging", "cheat", "cheats"]
+    /// Turning off a protection: `disablePasscode`, `disableAppLock`.
+    static let protectionObjects: Set<String> = ["passcode", "pin", "lock", "biometric", "biometrics", "authentication", "security",
+                                                 "protection", "encryption"]
+
+    /// Whether the action is sensitive when the URL only chose it (see `routeOnlyVerbs`).
+    static func actsWithoutArguments(_ verb: String) -> Bool { routeOnlyVerbs.contains(verb) }
+
     /// Objects that make any verb harmless bookkeeping.
     static let harmlessObjects: Set<String> = ["analytics", "event", "events", "log", "logs", "metric", "metrics", "telemetry",
                                                "breadcrumb", "observer", "observers", "notification", "animation", "animations",
@@ -232,13 +276,16 @@ enum SensitiveActions {
                                                "delegate", "target", "value", "object", "state", "selected", "highlighted", "completion",
                                                "handler", "callback", "block", "backward", "forward", "as"]
 
+    static let bookkeepingReceiverWords: Set<String> = ["analytics", "tracker", "tracking", "logger", "log", "logs", "logging", "telemetry",
+                                                         "metrics", "crashlytics"]
+
     /// Analytics, logging and tracking calls (`tracker.send(event:)`, `Analytics.logEvent`).
     static func isBookkeeping(labels: [String], receiver: Expression?) -> Bool {
         for label in labels where CamelCase.words(label).contains(where: { harmlessObjects.contains($0.lowercased()) }) { return true }
         guard let receiver else { return false }
+        // By words, so that `LoginLinkHandler` or `catalog` is not taken for a log.
         return receiver.nameChain.contains { link in
-            let lowered = link.lowercased()
-            return ["analytics", "tracker", "tracking", "logger", "log", "telemetry", "metrics", "crashlytics"].contains { lowered.hasText($0) }
+            CamelCase.words(link).contains { bookkeepingReceiverWords.contains($0.lowercased()) }
         }
     }
 
@@ -253,6 +300,8 @@ enum SensitiveActions {
             verb += next
             rest.removeFirst()
         }
+        if featureVerbs.contains(verb) { return rest.contains(where: hiddenFeatures.contains) ? verb : nil }
+        if verb == "disable" { return rest.contains(where: protectionObjects.contains) ? verb : nil }
         guard verbs.contains(verb) else { return nil }
         if rest.contains(where: harmlessObjects.contains) { return nil }
         if qualifiedVerbs.contains(verb), !rest.contains(where: sensitiveObjects.contains) { return nil }

@@ -38,6 +38,20 @@ enum SourcePattern: Sendable {
     /// A decoder: its result is as untrusted as its input. Listed for the record; the engine already
     /// propagates through every call that is not a sanitizer.
     case decoder(names: APISpelling)
+    /// A call, in any language, that writes the source into the variable passed as argument `index`
+    /// (`SecItemCopyMatching(query, &item)`).
+    case outArgument(functions: APISpelling, index: Int)
+    /// A subscript read on a receiver whose chain of names mentions one of `receivers` (`keychain["token"]`).
+    case subscriptRead(receivers: [String])
+    /// The text (`members`) of a text field the file makes secure (`field.isSecureTextEntry = true`, one of
+    /// `flags`), and the variables bound to the text of a `bindings` view (`SecureField("PIN", text: $pin)`).
+    case secureText(flags: APISpelling, members: APISpelling, bindings: APISpelling)
+    /// A value named as a secret or personal datum (`SensitiveNaming`): a variable, parameter or property
+    /// read, a dictionary value stored or read under such a key, a call of a function named as returning one.
+    case sensitiveName
+    /// A value encoded by one of `encoders` (on a receiver mentioning one of `receivers`) whose type, declared
+    /// in the file, has a property named as sensitive data (`struct Session: Codable { var password: String }`).
+    case encodedSecretType(encoders: APISpelling, receivers: [String])
 }
 
 /// One entry of the source table.
@@ -216,7 +230,7 @@ enum TaintSources {
         // MARK: Decoders: what they return is as untrusted as what they read
         TaintSource(kind: .network, description: "decoded data",
                     pattern: .decoder(names: APISpelling(APIs.jsonSerializationRead, APIs.propertyListSerializationRead, APIs.decodableDecode))),
-    ] + stored
+    ] + SensitiveSources.entries + stored
 
     /// Parameter sources by function full name.
     static let parameterSources: [String: [(index: Int, source: TaintSource, latent: Set<String>?)]] = {
@@ -254,6 +268,8 @@ enum TaintSources {
     static let cOutSources: [String: [TaintSource]] = index { if case .cOutArgument(let names, _) = $0 { names } else { nil } }
     static let cResultSources: [String: [TaintSource]] = index { if case .cResult(let names) = $0 { names } else { nil } }
     static let contentReadSources: [String: [TaintSource]] = index { if case .contentRead(let names, _, _, _) = $0 { names } else { nil } }
+    static let subscriptSources: [TaintSource] = all.filter { if case .subscriptRead = $0.pattern { true } else { false } }
+    static let outArgumentSources: [String: [TaintSource]] = index { if case .outArgument(let names, _) = $0 { names } else { nil } }
 
     private static func index(_ spelling: (SourcePattern) -> APISpelling?) -> [String: [TaintSource]] {
         var table: [String: [TaintSource]] = [:]

@@ -314,7 +314,7 @@ enum Transfers {
     }
 
     /// Transfers and checks that decide a call's result, by precedence.
-    static let resultIndex = ResultIndex(results + decoders + Checks.results)
+    static let resultIndex = ResultIndex(results + decoders + Checks.results + Checks.sensitiveResults)
 
     static let callTransfersByName: [String: [CallTransfer]] = {
         var table: [String: [CallTransfer]] = [:]

@@ -1,0 +1,91 @@
+import MoatCore
+import MoatSyntax
+
+/// An IV, nonce or salt made of a literal (a byte array, a string's bytes, `Data(base64Encoded:)` of a
+/// literal) given to a cipher or key derivation: CommonCrypto `CCCrypt` / `CCCryptorCreate` (iv),
+/// `CCCryptorCreateWithMode` (iv), `CCKeyDerivationPBKDF` (salt), CryptoKit `AES.GCM.Nonce(data:)` and
+/// `ChaChaPoly.Nonce(data:)`, CryptoSwift `AES(key:iv:)`, block modes (`CBC(iv:)`, `GCM(iv:)`...) and
+/// `PBKDF2`/`Scrypt(password:salt:)`. Followed like MOAT-CRYP-202's keys, through locals, globals, `let`
+/// properties, returns, parameters and constants of other files.
+///
+/// Medium, not high: a fixed IV or salt weakens the protection (equal plaintexts give equal ciphertexts
+/// under CBC; a GCM nonce reused under one key loses confidentiality and integrity; a fixed salt allows
+/// precomputed dictionaries) without handing the attacker the key, as MOAT-CRYP-202's literal key does.
+public struct ConstantIVRule: SourceRule {
+    public static let description = RuleDescription(
+        id: "MOAT-CRYP-204", slug: "constant-iv-or-salt",
+        title: "Constant IV, nonce or salt",
+        kind: .source, severity: .medium, confidence: .high, evidence: .configuration, cwe: [329, 760, 1204],
+        masvs: ["MASVS-CRYPTO-1"], mastg: ["MASTG-TEST-0061"],
+        rationale: "An IV or nonce must differ for every message encrypted under one key, and a salt for every password. A value written in the source is the same every time: under CBC equal plaintexts give equal ciphertexts, a reused GCM or ChaChaPoly nonce reveals the XOR of the plaintexts and lets an attacker forge messages, and a fixed salt lets one precomputed dictionary attack every user's password.",
+        fix: "Generate a fresh IV or nonce for each encryption (`AES.GCM.Nonce()`, `SecRandomCopyBytes`) and send it with the ciphertext; generate a random salt per password and store it beside the derived key.",
+        references: ["https://developer.apple.com/documentation/cryptokit/aes/gcm/nonce",
+                     "https://mas.owasp.org/MASTG/tests/ios/MASVS-CRYPTO/MASTG-TEST-0061/"],
+        examples: [
+            .triggering("Cipher.swift", """
+            import CommonCrypto
+            enum CipherConstants {
+                static let iv: [UInt8] = ↓[0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f]
+                static let salt = Array(↓"pepper-and-salt!".utf8)
+            }
+            func nonce() -> Data { Data(base64Encoded: ↓"AAECAwQFBgcICQoL")! }
+            func encrypt(_ data: Data, key: Data) throws -> Data? {
+                let box = try AES.GCM.seal(data, using: SymmetricKey(data: key), nonce: AES.GCM.Nonce(data: nonce()))
+                return box.combined
+            }
+            func encrypt(_ input: [UInt8], key: [UInt8], output: inout [UInt8]) {
+                var moved = 0
+                CCCrypt(CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES), CCOptions(kCCOptionPKCS7Padding), key, key.count,
+                        CipherConstants.iv, input, input.count, &output, output.count, &moved)
+            }
+            func derive(_ password: String, into derived: inout [UInt8]) {
+                let salt = CipherConstants.salt
+                CCKeyDerivationPBKDF(CCPBKDFAlgorithm(kCCPBKDF2), password, password.utf8.count, salt, salt.count,
+                                     CCPseudoRandomAlgorithm(kCCPRFHmacAlgSHA256), 100_000, &derived, derived.count)
+            }
+            let cipher = try AES(key: key, blockMode: CBC(iv: ↓"0102030405060708".bytes), padding: .pkcs7)
+            """),
+            .nonTriggering("Cipher.swift", """
+            import CommonCrypto
+            func encrypt(_ data: Data, key: SymmetricKey) throws -> Data? {
+                try AES.GCM.seal(data, using: key, nonce: AES.GCM.Nonce()).combined
+            }
+            func encrypt(_ input: [UInt8], key: [UInt8], output: inout [UInt8]) {
+                var iv = [UInt8](repeating: 0, count: kCCBlockSizeAES128)
+                _ = SecRandomCopyBytes(kSecRandomDefault, iv.count, &iv)
+                var moved = 0
+                CCCrypt(CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES), CCOptions(kCCOptionPKCS7Padding), key, key.count,
+                        iv, input, input.count, &output, output.count, &moved)
+            }
+            func derive(_ password: String, salt: [UInt8], into derived: inout [UInt8]) {
+                CCKeyDerivationPBKDF(CCPBKDFAlgorithm(kCCPBKDF2), password, password.utf8.count, salt, salt.count,
+                                     CCPseudoRandomAlgorithm(kCCPRFHmacAlgSHA256), 100_000, &derived, derived.count)
+            }
+            """, note: "A nonce CryptoKit generates, an IV filled by SecRandomCopyBytes, a salt passed in."),
+            .triggering("Cipher.m", """
+            static NSString *const kSalt = ↓@"0123456789abcdef";
+            - (NSData *)deriveFrom:(NSString *)password {
+                NSData *salt = [kSalt dataUsingEncoding:NSUTF8StringEncoding];
+                NSMutableData *derived = [NSMutableData dataWithLength:32];
+                CCKeyDerivationPBKDF(kCCPBKDF2, password.UTF8String, password.length, salt.bytes, salt.length,
+                                     kCCPRFHmacAlgSHA256, 100000, derived.mutableBytes, derived.length);
+                return derived;
+            }
+            """),
+        ])
+
+    public init() {}
+
+    public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        guard CryptoConstantSites.isRelevant(unit) else { return }
+        for site in CryptoConstantSites.sites(in: unit) where !site.role.isSecret {
+            let why = site.role == .salt
+                ? "the same salt for every password lets one precomputed dictionary attack them all. Generate a random salt per password and store it with the result."
+                : "\(site.role == .iv ? "an IV" : "a nonce") must differ for every message under one key. Generate a fresh one for each encryption (`SecRandomCopyBytes`, `AES.GCM.Nonce()`)."
+            let message = site.external == nil
+                ? "A literal is used as the \(site.role.rawValue) of `\(site.api)`: \(why)"
+                : "The \(site.role.rawValue) of `\(site.api)` is a literal written in \(site.external!.location.shortDescription): \(why)"
+            CryptoConstantSites.report(site, message: message, in: unit.code, &sink)
+        }
+    }
+}

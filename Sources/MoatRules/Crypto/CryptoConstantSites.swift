@@ -1,0 +1,200 @@
+import MoatCore
+import MoatSyntax
+
+/// Where a crypto API receives a key, password, IV, nonce or salt, and the literal it is made of when it
+/// is one: written at the call, or kept in a local, a global, a `let` or `static let` property, a
+/// function's return, a parameter (each call of the function in the file), or a constant of another file
+/// (`ConstantResolver`). Shared by MOAT-CRYP-202 (keys, passwords, stored secrets) and MOAT-CRYP-204
+/// (IVs, nonces, salts).
+enum CryptoConstantSites {
+    enum Role: String {
+        case key, password, storedSecret = "stored secret", iv = "IV", nonce, salt
+
+        /// Whether MOAT-CRYP-202 (a secret) or MOAT-CRYP-204 (a value that must be unique) reports it.
+        var isSecret: Bool { self == .key || self == .password || self == .storedSecret }
+    }
+
+    struct Site {
+        /// The literal, when it is in this file.
+        var literal: Expression?
+        /// The constant of another file it comes from.
+        var external: ExportedConstant?
+        /// The argument at the API.
+        var use: Expression
+        var api: String
+        var role: Role
+        /// The literal's text ("…" for bytes).
+        var value: String
+        /// The way from the use to the literal, nearest first.
+        var steps: [ConstantResolver.Step]
+    }
+
+    /// The names the sites are found by (calls by base name, Objective-C selectors by their first part,
+    /// the keychain's `kSecValueData` and Realm's `encryptionKey` are checked apart).
+    static let requiredNames: Set<String> = [
+        "encryptData", "decryptData", "SymmetricKey", "CCCrypt", "CCCryptorCreate", "CCCryptorCreateWithMode", "CCHmac", "CCHmacInit",
+        "CCKeyDerivationPBKDF", "AES", "ChaCha20", "Blowfish", "HMAC", "CBCMAC", "CMAC", "Poly1305", "Rabbit", "PBKDF2", "PBKDF1",
+        "Scrypt", "HKDF", "RNCryptor", "Encryptor", "Decryptor", "Nonce", "CBC", "GCM", "CTR", "CFB", "OFB", "PCBC", "CCM",
+        "SecKeyCreateWithData", "encryptionKey", "setEncryptionKey",
+    ]
+    /// CryptoSwift block modes that take an IV (`CBC(iv:)`).
+    static let blockModes: Set<String> = ["CBC", "GCM", "CTR", "CFB", "OFB", "PCBC", "CCM"]
+
+    static func isRelevant(_ unit: SourceUnit) -> Bool {
+        unit.names.containsAny(requiredNames) || unit.names.containsAnywhere(["kSecValueData"])
+    }
+
+    /// Every constant used as a key, password, IV, nonce or salt in the file (one site per literal).
+    static func sites(in unit: SourceUnit) -> [Site] {
+        let file = unit.code
+        var result: [Site] = []
+        var seen = Set<ObjectIdentifier>()
+        var seenExternal = Set<String>()
+        func add(_ argument: Expression, _ api: String, _ role: Role, _ context: WalkContext) {
+            for site in constantSites(argument, api, role, context, unit) {
+                if let literal = site.literal {
+                    guard seen.insert(ObjectIdentifier(literal)).inserted else { continue }
+                } else {
+                    let key = "\(site.use.range.start.offset)|\(site.external?.location.shortDescription ?? "")"
+                    guard seenExternal.insert(key).inserted else { continue }
+                }
+                result.append(site)
+            }
+        }
+        file.forEachExpression { expression, context in
+            switch expression.kind {
+            case .call(let callee, let arguments, let isMessageSend):
+                guard let name = callee.name else { return }
+                func labeled(_ label: String) -> Expression? { arguments.first { $0.label == label }?.value }
+                func positional(_ index: Int) -> Expression? { index < arguments.count ? arguments[index].value : nil }
+                if isMessageSend {
+                    if name.hasPrefix("encryptData:") || name.hasPrefix("decryptData:"), let password = labeled("password") {
+                        add(password, name, .password, context)
+                    }
+                    if name == "setEncryptionKey:", let key = positional(0) { add(key, "Realm encryptionKey", .key, context) }
+                    return
+                }
+                switch name {
+                case "SymmetricKey": if let data = labeled("data") { add(data, "SymmetricKey(data:)", .key, context) }
+                case "Nonce":
+                    if let data = labeled("data"), callee.nameChain.contains("GCM") || callee.nameChain.contains("ChaChaPoly") {
+                        add(data, "\(callee.nameChain.joined(separator: "."))(data:)", .nonce, context)
+                    }
+                case "CCCrypt", "CCCryptorCreate":
+                    if let key = positional(3) { add(key, name, .key, context) }
+                    if let iv = positional(5) { add(iv, name, .iv, context) }
+                case "CCCryptorCreateWithMode":
+                    if let iv = positional(4) { add(iv, name, .iv, context) }
+                    if let key = positional(5) { add(key, name, .key, context) }
+                case "CCHmac", "CCHmacInit":
+                    if let key = positional(1) { add(key, name, .key, context) }
+                case "CCKeyDerivationPBKDF":
+                    if let password = positional(1) { add(password, name, .password, context) }
+                    if let salt = positional(3) { add(salt, name, .salt, context) }
+                case "AES", "ChaCha20", "Blowfish", "HMAC", "CBCMAC", "CMAC", "Poly1305", "Rabbit":
+                    if let key = labeled("key") { add(key, "\(name)(key:)", .key, context) }
+                    if let iv = labeled("iv") { add(iv, "\(name)(key:iv:)", .iv, context) }
+                case "PBKDF2", "PBKDF1", "Scrypt", "HKDF":
+                    if let password = labeled("password") { add(password, "\(name)(password:)", .password, context) }
+                    if let salt = labeled("salt"), name != "HKDF" { add(salt, "\(name)(password:salt:)", .salt, context) }
+                case _ where blockModes.contains(name):
+                    if let iv = labeled("iv") { add(iv, "\(name)(iv:)", .iv, context) }
+                case "encrypt", "decrypt", "Encryptor", "Decryptor":
+                    let password = labeled("withPassword") ?? labeled("password")
+                    if let password, callee.nameChain.contains("RNCryptor") || name == "Encryptor" || name == "Decryptor" {
+                        add(password, "RNCryptor", .password, context)
+                    }
+                case "Configuration":
+                    if let key = labeled("encryptionKey"), callee.nameChain.contains("Realm") || unit.names.contains("Realm") {
+                        add(key, "Realm.Configuration(encryptionKey:)", .key, context)
+                    }
+                case "SecKeyCreateWithData":
+                    // A private or symmetric key; a public key in the source is normal (signature checks, pinning).
+                    if let key = positional(0), let attributes = positional(1), isPrivateKey(attributes, context, unit) {
+                        add(key, name, .key, context)
+                    }
+                default:
+                    break
+                }
+            case .dictionaryLiteral(let pairs):
+                for pair in pairs where DictionaryEntries.keyName(pair.key) == "kSecValueData" {
+                    add(pair.value, "the keychain (kSecValueData)", .storedSecret, context)
+                }
+            default:
+                break
+            }
+        }
+        if unit.names.contains("encryptionKey") && unit.names.contains("Realm") {
+            for write in file.propertyWrites(named: ["encryptionKey"]) {
+                add(write.value, "Realm encryptionKey", .key, write.context)
+            }
+        }
+        return result
+    }
+
+    /// Whether `SecKeyCreateWithData`'s attributes say the key is private (or symmetric).
+    static func isPrivateKey(_ attributes: Expression, _ context: WalkContext, _ unit: SourceUnit) -> Bool {
+        for origin in unit.constants.origins(of: attributes, in: context) {
+            guard let value = origin.value else { continue }
+            if value.descendants().contains(where: {
+                if case .identifier(let name) = $0.kind { return name == "kSecAttrKeyClassPrivate" || name == "kSecAttrKeyClassSymmetric" }
+                return false
+            }) { return true }
+        }
+        return false
+    }
+
+    /// The literals an argument is made of, with the way to each: names are followed by the resolver,
+    /// byte conversions (`Data(x)`, `x.utf8`, `x.data(using:)`) are looked through.
+    static func constantSites(_ argument: Expression, _ api: String, _ role: Role, _ context: WalkContext, _ unit: SourceUnit) -> [Site] {
+        var sites: [Site] = []
+        func collect(_ expression: Expression, _ context: WalkContext, _ steps: [ConstantResolver.Step], depth: Int) {
+            guard depth < 6 else { return }
+            for origin in unit.constants.origins(of: expression, in: context) {
+                let steps = steps + origin.steps
+                if let external = origin.external {
+                    switch external.value {
+                    case .text(let text) where !SecretNaming.isPlaceholder(text):
+                        sites.append(Site(external: external, use: argument, api: api, role: role, value: text, steps: steps))
+                    case .bytes:
+                        sites.append(Site(external: external, use: argument, api: api, role: role, value: "…", steps: steps))
+                    default:
+                        break
+                    }
+                    continue
+                }
+                guard let value = origin.value else { continue }
+                if let (constant, literal) = ConstantValue.of(value, symbols: []) {
+                    switch constant {
+                    case .text(let text):
+                        guard !SecretNaming.isPlaceholder(text) else { continue }
+                        sites.append(Site(literal: literal, use: argument, api: api, role: role, value: text, steps: steps))
+                    case .bytes:
+                        sites.append(Site(literal: literal, use: argument, api: api, role: role, value: "…", steps: steps))
+                    case .symbol:
+                        break
+                    }
+                } else if let operand = ConstantValue.conversionOperand(value) {
+                    collect(operand, origin.context, steps, depth: depth + 1)
+                }
+            }
+        }
+        collect(argument, context, [], depth: 0)
+        return sites
+    }
+
+    /// Reports a site: at the literal when it is in this file, else at the use, with the way between them.
+    static func report(_ site: Site, message: String, in file: CodeFile, _ sink: inout FindingSink) {
+        let steps = site.steps.map { RelatedLocation(location: $0.location, message: $0.message) }
+        if let external = site.external {
+            let related = steps + [RelatedLocation(location: external.location.asLocation, message: "the constant is written here")]
+            sink.report(message, in: file, at: site.use.range, related: related,
+                        evidence: Redaction.redact(file.line(site.use.range.start.line).trimmed(of: " \t"), masking: [site.value]))
+            return
+        }
+        guard let literal = site.literal else { return }
+        let related = steps.isEmpty ? [] : [FindingSink.related("used as the \(site.role.rawValue) of `\(site.api)` here", in: file, at: site.use.range)] + steps
+        sink.report(message, in: file, at: literal.range, related: related,
+                    evidence: Redaction.redact(file.line(literal.range.start.line).trimmed(of: " \t"), masking: [site.value]))
+    }
+}

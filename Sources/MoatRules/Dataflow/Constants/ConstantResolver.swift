@@ -1,0 +1,268 @@
+import MoatCore
+import MoatSyntax
+
+/// Follows a value back from where a settings rule uses it (a TLS version set, a key handed to a cipher)
+/// to where it was written: through locals, the file's globals, `let` and `static let` properties
+/// (`Config.minTLS`, `self.key`, `Self.salt`), functions and computed properties that return it
+/// (`minimumTLS()`, `[Keys key]`), parameters (every call of the function in the file), and, across files,
+/// the constants other files export (`ExportedConstant`, linked by `CrossFileLinker` for the names this
+/// file asked about).
+///
+/// Constants are resolved on demand, backwards from the sink, not followed forwards from every literal:
+/// a literal is everywhere, a TLS version set or a key given to a cipher is rare. The resolver names no
+/// API: the rules judge what it finds (`ConstantOrigin.value`), with `ConstantTables` for the values and
+/// conversions that concern them.
+public final class ConstantResolver {
+    /// A place the value passed through, for the finding's related locations.
+    public struct Step: Sendable {
+        public var location: Location
+        public var message: String
+    }
+
+    /// Where a value comes from: an expression the resolver cannot follow further (a literal, an enum case,
+    /// a call it does not know), in this file, or a constant of another file.
+    public struct Origin {
+        /// The expression in this file (nil for a constant of another file).
+        public var value: Expression?
+        /// A constant of another file.
+        public var external: ExportedConstant?
+        /// The context the expression is in.
+        public var context: WalkContext
+        /// The places between the use and the value, nearest first.
+        public var steps: [Step]
+        /// True when the value was reached through a name (not written at the use itself).
+        public var isIndirect: Bool { !steps.isEmpty }
+    }
+
+    let file: CodeFile
+    let linked: [String: [ExportedConstant]]
+    private let values: LocalValuesCache
+    private lazy var typesByName: [String: [TypeDeclaration]] = Dictionary(grouping: file.allTypes, by: \.name)
+    private lazy var functionsByName: [String: [(function: FunctionDeclaration, owner: TypeDeclaration?)]] = {
+        var result: [String: [(function: FunctionDeclaration, owner: TypeDeclaration?)]] = [:]
+        for entry in file.allFunctions where entry.function.body != nil {
+            result[entry.function.name, default: []].append(entry)
+            if entry.function.fullName != entry.function.name { result[entry.function.fullName, default: []].append(entry) }
+        }
+        return result
+    }()
+    private lazy var globals: [String: VariableDeclaration] = {
+        var result: [String: VariableDeclaration] = [:]
+        for variable in file.declarations.flatMap(\.flattenedVariables) where result[variable.name] == nil { result[variable.name] = variable }
+        return result
+    }()
+    /// Calls of the file by callee name, with their context (built on the first parameter to follow).
+    private lazy var callsByName: [String: [(call: Expression, context: WalkContext)]] = {
+        var result: [String: [(call: Expression, context: WalkContext)]] = [:]
+        file.forEachExpression { expression, context in
+            guard case .call(let callee, _, _) = expression.kind, let name = callee.name else { return }
+            result[name, default: []].append((expression, context))
+        }
+        return result
+    }()
+    /// Names this file asked about that it does not define (`Owner.name` or `name`), for the linker.
+    public private(set) var queries: Set<String> = []
+
+    /// How many names one resolution follows, at most.
+    static let maximumDepth = 8
+    /// Call sites followed for one parameter, at most.
+    static let maximumCallSites = 16
+
+    public init(file: CodeFile, context: DataflowContext?) {
+        self.file = file
+        values = LocalValuesCache(file: file)
+        var linked: [String: [ExportedConstant]] = [:]
+        for constant in context?.constants ?? [] { linked[constant.name, default: []].append(constant) }
+        self.linked = linked
+    }
+
+    /// Every origin of the value of `expression`, used in `context`.
+    public func origins(of expression: Expression, in context: WalkContext) -> [Origin] {
+        var visited = Set<ObjectIdentifier>()
+        var result: [Origin] = []
+        follow(expression, context, steps: [], depth: 0, visited: &visited, into: &result)
+        return result
+    }
+
+    private func location(_ range: SourceRange) -> Location {
+        Location(path: file.path, line: range.start.line, column: range.start.column)
+    }
+
+    private func follow(_ expression: Expression, _ context: WalkContext, steps: [Step], depth: Int,
+                        visited: inout Set<ObjectIdentifier>, into result: inout [Origin]) {
+        let current = expression.strippedOfCasts
+        guard depth < Self.maximumDepth, visited.insert(ObjectIdentifier(current)).inserted, result.count < 32 else {
+            result.append(Origin(value: current, context: context, steps: steps))
+            return
+        }
+        func next(_ value: Expression, _ valueContext: WalkContext, _ message: String, at range: SourceRange) {
+            follow(value, valueContext, steps: steps + [Step(location: location(range), message: message)], depth: depth + 1,
+                   visited: &visited, into: &result)
+        }
+        switch current.kind {
+        case .identifier(let name):
+            let local = values.values(for: context)
+            if let function = context.function, changedInPlace(in: function).contains(name) {
+                return result.append(Origin(value: current, context: context, steps: steps))
+            }
+            if let value = local.boundValue(of: name, before: current.range.start.offset) {
+                return next(value, context, "`\(name)` is set here", at: value.range)
+            }
+            if local.isParameter(name), let function = context.function {
+                return followParameter(name, of: function, context, steps: steps, depth: depth, visited: &visited, into: &result)
+            }
+            if let variable = staticProperty(name, in: context.type?.name) ?? globals[name], let value = declaredValue(variable) {
+                return next(value.expression, WalkContext(type: value.type), "`\(name)` is defined here", at: value.expression.range)
+            }
+            if let external = external(name, owner: nil) { return result.append(Origin(external: external, context: context, steps: steps)) }
+        case .member(let base?, let name):
+            switch base.unwrapped.kind {
+            case .identifier("self"), .identifier("Self"):
+                if let variable = staticProperty(name, in: context.type?.name), let value = declaredValue(variable) {
+                    return next(value.expression, WalkContext(type: value.type), "`\(name)` is defined here", at: value.expression.range)
+                }
+                if let value = returnedValue(of: name, owner: context.type?.name, arguments: 0) {
+                    return next(value.expression, value.context, "`\(name)` returns this", at: value.expression.range)
+                }
+            case .identifier(let owner) where owner.first?.isUppercase == true:
+                if let variable = staticProperty(name, in: owner), let value = declaredValue(variable) {
+                    return next(value.expression, WalkContext(type: value.type), "`\(owner).\(name)` is defined here", at: value.expression.range)
+                }
+                if let value = returnedValue(of: name, owner: owner, arguments: 0) {
+                    return next(value.expression, value.context, "`\(owner).\(name)` returns this", at: value.expression.range)
+                }
+                if let external = external(name, owner: owner) { return result.append(Origin(external: external, context: context, steps: steps)) }
+            default:
+                break
+            }
+        case .call(let callee, let arguments, _) where arguments.isEmpty:
+            // `Data()`, `UUID()`: an initializer, not a constant.
+            guard let name = callee.name, callee.receiver != nil || name.first?.isUppercase != true else { break }
+            var owner: String?
+            switch callee.receiver?.unwrapped.kind {
+            case nil, .identifier("self")?, .identifier("Self")?: owner = context.type?.name
+            case .identifier(let type)? where type.first?.isUppercase == true: owner = type
+            default: return result.append(Origin(value: current, context: context, steps: steps))
+            }
+            if let value = returnedValue(of: name, owner: owner, arguments: 0) {
+                return next(value.expression, value.context, "`\(name)` returns this", at: value.expression.range)
+            }
+            if let external = external(name, owner: callee.receiver == nil ? nil : owner) {
+                return result.append(Origin(external: external, context: context, steps: steps))
+            }
+        case .ternary(_, let then, let otherwise):
+            follow(then, context, steps: steps, depth: depth + 1, visited: &visited, into: &result)
+            follow(otherwise, context, steps: steps, depth: depth + 1, visited: &visited, into: &result)
+            return
+        case .binary("??", let lhs, let rhs):
+            follow(lhs, context, steps: steps, depth: depth + 1, visited: &visited, into: &result)
+            follow(rhs, context, steps: steps, depth: depth + 1, visited: &visited, into: &result)
+            return
+        default:
+            break
+        }
+        result.append(Origin(value: current, context: context, steps: steps))
+    }
+
+    private var changedInPlaceCache: [ObjectIdentifier: Set<String>] = [:]
+
+    /// Names a function changes in place (`&iv`, `iv.withUnsafeMutableBytes { … }`): their initial value is
+    /// not what they hold later.
+    private func changedInPlace(in function: FunctionDeclaration) -> Set<String> {
+        if let known = changedInPlaceCache[ObjectIdentifier(function)] { return known }
+        var names = Set<String>()
+        function.body?.walk { node, _ in
+            guard case .expression(let expression) = node else { return }
+            switch expression.kind {
+            case .prefix("&", let operand):
+                if let name = operand.unwrapped.name { names.insert(name) }
+            case .member(let base?, let member) where ConstantTables.inPlaceWriters.contains(member):
+                if case .identifier(let name) = base.unwrapped.kind { names.insert(name) }
+            case .call(let callee, _, true) where ConstantTables.inPlaceWriters.contains(callee.name ?? ""):
+                if case .identifier(let name)? = callee.receiver?.unwrapped.kind { names.insert(name) }
+            default:
+                break
+            }
+        }
+        changedInPlaceCache[ObjectIdentifier(function)] = names
+        return names
+    }
+
+    /// A parameter: what each call of its function in this file passes.
+    private func followParameter(_ name: String, of function: FunctionDeclaration, _ context: WalkContext, steps: [Step], depth: Int,
+                                 visited: inout Set<ObjectIdentifier>, into result: inout [Origin]) {
+        guard let index = function.parameters.firstIndex(where: { $0.name == name }) else { return }
+        let isObjC = function.fullName.contains(":") && file.language != .swift
+        var followed = 0
+        for site in callsByName[isObjC ? function.fullName : function.name] ?? [] where followed < Self.maximumCallSites {
+            guard case .call(_, let arguments, let isMessageSend) = site.call.kind, isMessageSend == isObjC,
+                  arguments.count == function.parameters.count else { continue }
+            if !isObjC, file.language == .swift {
+                let labels = function.parameters.map { $0.label == "_" ? nil : $0.label }
+                guard arguments.map(\.label) == labels else { continue }
+            }
+            // A recursive call passes the parameter to itself: nothing new.
+            if site.context.function === function { continue }
+            followed += 1
+            follow(arguments[index].value, site.context,
+                   steps: steps + [Step(location: location(site.call.range), message: "`\(function.name)` is called with it here")],
+                   depth: depth + 1, visited: &visited, into: &result)
+        }
+    }
+
+    /// A `let` (or a property that is only ever its initializer) of a type of this file, by name.
+    private func staticProperty(_ name: String, in owner: String?) -> VariableDeclaration? {
+        guard let owner else { return nil }
+        for type in typesByName[owner] ?? [] {
+            if let variable = type.variables.first(where: { $0.name == name }) { return variable }
+        }
+        return nil
+    }
+
+    /// The value a stored `let` or a computed property of one returned expression holds.
+    private func declaredValue(_ variable: VariableDeclaration) -> (expression: Expression, type: TypeDeclaration?)? {
+        let owner = file.allTypes.first { $0.variables.contains { $0 === variable } }
+        if let initializer = variable.initializer {
+            // A `var` may be set anywhere: only constants are followed.
+            guard variable.isConstant || file.language != .swift else { return nil }
+            return (initializer, owner)
+        }
+        guard variable.accessors.count == 1, let value = Self.singleReturn(variable.accessors[0]) else { return nil }
+        return (value, owner)
+    }
+
+    /// What a function of this file without parameters returns, when it has one return.
+    private func returnedValue(of name: String, owner: String?, arguments: Int) -> (expression: Expression, context: WalkContext)? {
+        if let variable = staticProperty(name, in: owner), variable.initializer == nil, let value = declaredValue(variable) {
+            return (value.expression, WalkContext(type: value.type))
+        }
+        let candidates = (functionsByName[name] ?? []).filter { $0.function.parameters.count == arguments && $0.owner?.name == owner }
+        guard candidates.count == 1, let body = candidates[0].function.body, let value = Self.singleReturn(body) else { return nil }
+        var context = WalkContext(type: candidates[0].owner)
+        context.function = candidates[0].function
+        return (value, context)
+    }
+
+    /// The expression a body returns when it is one statement (`return x`, or Swift's implicit return).
+    static func singleReturn(_ body: Block) -> Expression? {
+        guard body.statements.count == 1 else { return nil }
+        switch body.statements[0].kind {
+        case .returnStatement(let value?): return value
+        case .expression(let value): return value
+        default: return nil
+        }
+    }
+
+    private func external(_ name: String, owner: String?) -> ExportedConstant? {
+        queries.insert(owner.map { "\($0).\(name)" } ?? name)
+        let candidates = (linked[name] ?? []).filter { owner == nil || $0.owner == owner }
+        return candidates.count == 1 ? candidates[0] : nil
+    }
+}
+
+extension WalkContext {
+    init(type: TypeDeclaration?) {
+        self.init()
+        self.type = type
+    }
+}

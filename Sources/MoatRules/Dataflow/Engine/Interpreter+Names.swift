@@ -1,0 +1,183 @@
+import MoatCore
+import MoatSyntax
+
+/// What a file tells about values whose meaning comes from the file itself rather than from an API: the
+/// text fields it makes secure, the variables bound to secure fields, the types that hold a secret
+/// property. Computed once per file, on first use (`TaintEngine.namedValues`).
+struct NamedValueFacts {
+    /// Access paths (without `self.`) of text fields the file makes secure.
+    var secureFields: Set<String> = []
+    /// Variables bound to the text of a secure field.
+    var secureBindings: Set<String> = []
+    /// Types declared in the file with a property named as sensitive data: the property and what it holds.
+    var secretTypes: [String: (property: String, kind: SensitiveDataKind)] = [:]
+
+    init() {}
+
+    init(_ file: CodeFile) {
+        let flags = SensitiveSources.secureFlags
+        let bindings = SensitiveSources.secureFieldBindings
+        file.walk { node, _ in
+            switch node {
+            case .statement(let statement):
+                if case .assignment(let target, "=", let value) = statement.kind, case .member(let base?, let name) = target.unwrapped.kind,
+                   flags.contains(name), Self.isTrue(value), let path = base.accessPath {
+                    secureFields.insert(Self.normalized(path))
+                }
+            case .expression(let expression):
+                guard case .call(let callee, let arguments, _) = expression.kind, let name = callee.name else { return }
+                if case .binary("=", let target, let value) = expression.kind, case .member(let base?, let member) = target.unwrapped.kind,
+                   flags.contains(member), Self.isTrue(value), let path = base.accessPath {
+                    secureFields.insert(Self.normalized(path))
+                }
+                if flags.contains(name), let receiver = callee.receiver, let first = arguments.first, Self.isTrue(first.value),
+                   let path = receiver.accessPath {
+                    secureFields.insert(Self.normalized(path))
+                }
+                if bindings.contains(name) {
+                    for argument in arguments where argument.label == SensitiveSources.secureFieldTextLabel {
+                        if let path = argument.value.accessPath {
+                            secureBindings.insert(Self.normalized(path.hasPrefix("$") ? String(path.dropFirst()) : path))
+                        }
+                    }
+                }
+            case .declaration:
+                break
+            }
+        }
+        for type in file.allTypes where type.kind != .protocol && type.kind != .objcProtocol {
+            for member in type.members {
+                guard case .variable(let variable) = member, !variable.isStatic, variable.accessors.isEmpty || variable.initializer == nil,
+                      let kind = SensitiveNaming.kind(ofName: variable.name, type: variable.type) else { continue }
+                if secretTypes[type.name] == nil { secretTypes[type.name] = (variable.name, kind) }
+            }
+        }
+    }
+
+    static func normalized(_ path: String) -> String {
+        path.hasPrefix("self.") ? String(path.dropFirst(5)) : path
+    }
+
+    static func isTrue(_ value: Expression) -> Bool {
+        switch value.unwrapped.kind {
+        case .booleanLiteral(let value): return value
+        case .identifier(let name): return SensitiveSources.trueNames.contains(name)
+        default: return false
+        }
+    }
+}
+
+extension FunctionInterpreter {
+    // MARK: Values named as sensitive data
+
+    /// A source for a value named as sensitive data, read at `range`.
+    func nameTaint(_ name: String, kind: SensitiveDataKind, at range: SourceRange) -> Taint {
+        let source = SensitiveSources.nameSource
+        let hit = SourceHit(kind: source.kind, description: "`\(name)` (named as \(kind.phrase))", range: range,
+                            confidence: source.confidence)
+        return Taint(origin: .source(hit))
+    }
+
+    func secureTextTaint(_ what: String, at range: SourceRange) -> Taint {
+        let source = SensitiveSources.secureTextSource
+        return Taint(origin: .source(SourceHit(kind: source.kind, description: "\(what), \(source.description)", range: range,
+                                               confidence: source.confidence)))
+    }
+
+    /// The sensitive source an identifier read is (a variable, parameter or property named as a secret,
+    /// a variable bound to a secure field).
+    func identifierTaint(_ name: String, at range: SourceRange, _ state: InterpreterState) -> Taint? {
+        guard let first = name.first, first.isLowercase || first == "_" else { return nil }
+        if engine.namedValues.secureBindings.contains(name) { return secureTextTaint("`\(name)`", at: range) }
+        let type = state.types[name] ?? ownerName.flatMap { engine.propertyTypes[$0]?[name] }
+        guard let kind = engine.sensitiveKind(of: name, type: type) else { return nil }
+        return nameTaint(name, kind: kind, at: range)
+    }
+
+    /// The sensitive source a member read is: a property named as a secret (not a static member of a type:
+    /// `Keys.password` is a key name), the text of a secure field or of a field named for a secret.
+    func memberNameTaint(_ base: Expression, _ name: String, at range: SourceRange, _ state: InterpreterState) -> Taint? {
+        // A static member of a type (`Keys.password`, `Errors.codes.wrongCredentials`) is a constant, a key
+        // name or an enum case; a singleton's property (`Session.shared.token`) is a value.
+        let chain = base.nameChain
+        if let root = chain.first, root.first?.isUppercase == true, !chain.dropFirst().contains(where: SensitiveSources.singletonNames.contains) {
+            return nil
+        }
+        if SensitiveSources.secureTextMembers.contains(name), let path = base.accessPath {
+            let normalized = NamedValueFacts.normalized(path)
+            if engine.namedValues.secureFields.contains(normalized) { return secureTextTaint("`\(path).\(name)`", at: range) }
+            let last = normalized.split(separator: ".").last.map(String.init) ?? normalized
+            if SensitiveNaming.isSecretInputField(last) {
+                let hit = SourceHit(kind: .sensitiveName, description: "`\(path).\(name)`, the text of a field named for a secret",
+                                    range: range, confidence: SensitiveSources.nameSource.confidence)
+                return Taint(origin: .source(hit))
+            }
+        }
+        var type: String?
+        if let root = base.accessPath, root == SensitiveSources.selfName, let ownerName { type = engine.propertyTypes[ownerName]?[name] }
+        guard let kind = engine.sensitiveKind(of: name, type: type) else { return nil }
+        return nameTaint(name, kind: kind, at: range)
+    }
+
+    /// A dictionary key (a string literal or a constant's name) that names sensitive data: what is stored
+    /// or read under it is.
+    func keyTaint(_ key: Expression, at range: SourceRange) -> Taint? {
+        let stripped = key.strippedOfCasts
+        guard let name = stripped.stringValue ?? {
+            if case .member = stripped.unwrapped.kind { return stripped.nameChain.last }
+            return nil
+        }(), let kind = engine.sensitiveKind(of: name, type: nil) else { return nil }
+        return nameTaint(name, kind: kind, at: range)
+    }
+
+    /// Sensitive sources a call is besides the table's: a function named as returning a secret
+    /// (`storedPassword()`), an encoder given a value whose type holds a secret property.
+    func namedCallTaints(_ call: CallSite, _ state: InterpreterState) -> [Taint] {
+        var result: [Taint] = []
+        if call.callee.name?.first?.isUppercase != true,
+           let kind = SensitiveSources.callReturnsSecret(baseName: call.baseName, argumentCount: call.arguments.count) {
+            result.append(nameTaint(call.baseName, kind: kind, at: call.expression.range))
+        }
+        if SensitiveSources.encoderNames.contains(call.baseName), let receiver = call.receiver,
+           receiver.chainMentions(SensitiveSources.encoderReceivers), let value = call.arguments.first?.value,
+           let (typeName, secret) = secretType(of: value, state) {
+            let source = SensitiveSources.encodedSource
+            let hit = SourceHit(kind: source.kind,
+                                description: "a `\(typeName)` value encoded by \(call.name) (its property `\(secret.property)` is \(secret.kind.phrase))",
+                                range: call.expression.range, confidence: source.confidence)
+            result.append(Taint(origin: .source(hit)))
+        }
+        return result
+    }
+
+    /// The file's type with a secret property that `value` has: a local or property declared or built
+    /// with it, an array of it, or a call of its initializer.
+    func secretType(of value: Expression, _ state: InterpreterState) -> (String, (property: String, kind: SensitiveDataKind))? {
+        let secretTypes = engine.namedValues.secretTypes
+        guard !secretTypes.isEmpty else { return nil }
+        var type: String?
+        if case .call(let callee, _, _) = value.unwrapped.kind, case .identifier(let name) = callee.unwrapped.kind { type = name }
+        if type == nil, let root = value.rootName, value.accessPath == root {
+            type = state.types[root] ?? ownerName.flatMap { engine.propertyTypes[$0]?[root] }
+        }
+        if type == nil, let path = value.accessPath, path.hasPrefix("self."), let ownerName {
+            type = engine.propertyTypes[ownerName]?[String(path.dropFirst(5))]
+        }
+        guard let declared = type else { return nil }
+        let core = declared.filter { !"?![] ".contains($0) }
+        guard let secret = secretTypes[core] else { return nil }
+        return (core, secret)
+    }
+}
+
+extension TaintEngine {
+    /// `SensitiveNaming.kind(ofName:type:)`, remembered per name and type.
+    func sensitiveKind(of name: String, type: String?) -> SensitiveDataKind? {
+        guard SensitiveNaming.mayBeSensitive(name) else { return nil }
+        let key = type.map { name + ":" + $0 } ?? name
+        if let cached = sensitiveNames[key] { return cached }
+        let kind = SensitiveNaming.kind(ofName: name, type: type)
+        sensitiveNames[key] = kind
+        return kind
+    }
+}

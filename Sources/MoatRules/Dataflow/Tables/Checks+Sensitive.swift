@@ -1,0 +1,32 @@
+import MoatCore
+import MoatSyntax
+
+// Checks of the `sensitive` kind of flow: what makes a secret no longer the secret in clear. Registered in
+// `Transfers.resultIndex` by one line.
+
+extension Checks {
+    static let sensitiveResults: [CallResultRule] = [
+        CallResultRule(
+            name: "hash or cipher",
+            match: CallMatch(names: APISpelling(swift: ["hash", "seal", "encrypt", "authenticationCode"],
+                                                c: ["CC_SHA256", "CC_SHA384", "CC_SHA512", "CC_SHA1", "CC_MD5", "CCHmac", "CCCrypt",
+                                                    "SecKeyCreateEncryptedData", "crypt", "bcrypt"]),
+                             receivers: ["SHA256", "SHA384", "SHA512", "SHA1", "MD5", "Insecure", "HMAC", "AES", "GCM", "ChaChaPoly",
+                                         "SealedBox", "cipher", "Cipher", "crypto", "Crypto"]),
+            effect: .adds([.encrypted]), kinds: [.sensitive], precedence: 25,
+            rationale: "A digest or a ciphertext of a secret (CryptoKit SHA256.hash(data:), HMAC, AES.GCM.seal, CommonCrypto "
+                + "CC_SHA256/CCCrypt, SecKeyCreateEncryptedData) is not the secret in clear: storing or logging it does not "
+                + "leak the secret. Storing an unsalted fast hash of a short secret (a PIN) is a weak password store, a "
+                + "different weakness that these rules do not judge."),
+        CallResultRule(
+            name: "hash-named or cipher-named callee",
+            match: CallMatch(words: .anyWord(["hash", "hashed", "encrypt", "encrypted", "encrypting", "seal", "sealed", "cipher",
+                                              "digest", "hmac", "sha256", "sha512", "obfuscate", "obfuscated", "redact", "redacted",
+                                              "mask", "masked", "scrambled"])),
+            effect: .adds([.encrypted]), kinds: [.sensitive], precedence: 26,
+            rationale: "A function the app wrote (or a library's) whose name has the word hash, hashed, encrypt, encrypted, seal, "
+                + "sealed, cipher, digest, hmac, sha256, obfuscate, redact or mask (hashPassword(_:), encryptedToken(for:), "
+                + "redacted(_:)) is taken to return something other than the secret in clear. A function of the scanned file "
+                + "is judged by its summary instead."),
+    ]
+}

@@ -1,0 +1,149 @@
+import MoatCore
+import MoatSyntax
+
+/// The constants table: which written values the settings rules judge, and how a literal becomes bytes on
+/// its way to a cipher. `ConstantResolver` follows names and names no API; `ConstantValue.of` reads an
+/// origin with this table; `ConstantExporter` exports to other files only the constants of these shapes.
+public enum ConstantTables {
+    /// TLS and SSL protocol versions below TLS 1.2 (`tls_protocol_version_t`, `SSLProtocol`, their C names).
+    public static let weakTLSVersions: Set<String> = [
+        "TLSv10", "TLSv11", "DTLSv10", "tlsProtocol1", "tlsProtocol11", "sslProtocol3", "sslProtocol2", "sslProtocolAll",
+        "kTLSProtocol1", "kTLSProtocol11", "kSSLProtocol3", "kSSLProtocol2", "kSSLProtocolAll", "kDTLSProtocol1",
+        "tls_protocol_version_TLSv10", "tls_protocol_version_TLSv11", "tls_protocol_version_DTLSv10",
+    ]
+
+    /// Enum cases and C constants exported to other files as constants (the values a sink judges by name).
+    public static let symbols: Set<String> = weakTLSVersions
+
+    /// Members that turn a string into its bytes (`"…".utf8`, `[s UTF8String]`).
+    public static let byteMembers: Set<String> = ["utf8", "bytes", "UTF8String", "utf8CString"]
+    /// Methods whose receiver's bytes they return (`"…".data(using: .utf8)`, `[s dataUsingEncoding:]`).
+    public static let byteMethods: Set<String> = ["data", "dataUsingEncoding:", "UTF8String", "cString", "cStringUsingEncoding:", "bytes"]
+    /// Initializers and functions whose first argument's bytes they return (`Data("…".utf8)`,
+    /// `Data(base64Encoded: "…")`, `Array("…".utf8)`, `[NSData dataWithBytes:length:]`).
+    public static let byteInitializers: Set<String> = [
+        "Data", "NSData", "Array", "init", "SymmetricKey", "dataWithBytes:length:", "initWithBase64EncodedString:options:",
+    ]
+    /// Byte arrays shorter than this are not keys, IVs or salts.
+    public static let minimumByteCount = 8
+
+    /// Uses of a local that change its contents in place (`SecRandomCopyBytes(…, &iv)`,
+    /// `iv.withUnsafeMutableBytes { … }`): a local used so is not the constant it was initialized with.
+    public static let inPlaceWriters: Set<String> = [
+        "withUnsafeMutableBytes", "withUnsafeMutableBufferPointer", "mutableBytes", "resetBytes", "replaceSubrange", "append",
+    ]
+}
+
+/// A value a settings rule can judge: an enum case or C constant by name, a string, or literal bytes.
+public enum ConstantValue: Sendable, Hashable, Codable {
+    case symbol(String)
+    case text(String)
+    case bytes(Int)
+
+    /// The value an expression is written as, through byte conversions (`"…".data(using:)`,
+    /// `Data(base64Encoded: "…")`, `Array("…".utf8)`, `[UInt8]("…".utf8)`), when it is one of the table's
+    /// shapes.
+    public static func of(_ expression: Expression, symbols: Set<String> = ConstantTables.symbols, depth: Int = 0) -> (value: ConstantValue, literal: Expression)? {
+        guard depth < 8 else { return nil }
+        let current = expression.strippedOfCasts
+        switch current.kind {
+        case .stringLiteral:
+            return current.stringValue.map { (.text($0), current) }
+        case .arrayLiteral(let elements):
+            guard elements.count >= ConstantTables.minimumByteCount,
+                  elements.allSatisfy({ if case .integerLiteral = $0.unwrapped.kind { true } else { false } }) else { return nil }
+            return (.bytes(elements.count), current)
+        case .identifier(let name) where symbols.contains(name):
+            return (.symbol(name), current)
+        case .member(_, let name) where symbols.contains(name):
+            return (.symbol(name), current)
+        default:
+            return conversionOperand(current).flatMap { of($0, symbols: [], depth: depth + 1) }
+        }
+    }
+
+    /// What a byte conversion converts (`"…".utf8` → `"…"`, `Data(x)` → `x`, `s.data(using:)` → `s`).
+    public static func conversionOperand(_ expression: Expression) -> Expression? {
+        let current = expression.strippedOfCasts
+        switch current.kind {
+        case .member(let base?, let name) where ConstantTables.byteMembers.contains(name):
+            return base
+        case .call(let callee, let arguments, _):
+            // `[UInt8]("...".utf8)`: the array type parses as an array literal callee.
+            if case .arrayLiteral = callee.unwrapped.kind { return arguments.first?.value }
+            guard let name = callee.name else { return nil }
+            if ConstantTables.byteMethods.contains(name) { return callee.receiver }
+            if ConstantTables.byteInitializers.contains(name) { return arguments.first?.value }
+            return nil
+        default:
+            return nil
+        }
+    }
+}
+
+/// A constant of one file that other files may read: a global or a type's `let`, or a function or computed
+/// property of one `return`, whose value is one of `ConstantTables`' shapes.
+public struct ExportedConstant: Sendable, Hashable, Codable {
+    /// The type it belongs to (nil for a global or a free function).
+    public var owner: String?
+    public var name: String
+    public var value: ConstantValue
+    /// Where the value is written.
+    public var location: ExternalLocation
+
+    public init(owner: String?, name: String, value: ConstantValue, location: ExternalLocation) {
+        self.owner = owner
+        self.name = name
+        self.value = value
+        self.location = location
+    }
+
+    func resolved(_ path: String) -> ExportedConstant {
+        var copy = self
+        copy.location = location.resolved(path)
+        return copy
+    }
+}
+
+/// The constants a file exports (`ExportedConstant`): cheap, declarations only.
+public enum ConstantExporter {
+    /// At most this many constants per file (generated files of thousands of strings).
+    static let maximumPerFile = 200
+    /// Strings longer than this are not keys.
+    static let maximumTextLength = 512
+
+    public static func constants(of file: CodeFile) -> [ExportedConstant] {
+        var result: [ExportedConstant] = []
+        func note(_ variable: VariableDeclaration, owner: String?) {
+            guard result.count < maximumPerFile else { return }
+            let value: Expression?
+            if let initializer = variable.initializer {
+                value = variable.isConstant || file.language != .swift ? initializer : nil
+            } else {
+                value = variable.accessors.count == 1 ? ConstantResolver.singleReturn(variable.accessors[0]) : nil
+            }
+            guard let value else { return }
+            export(variable.name, value, owner: owner)
+        }
+        func export(_ name: String, _ value: Expression, owner: String?) {
+            guard let (constant, literal) = ConstantValue.of(value) else { return }
+            if case .text(let text) = constant, text.count < ConstantTables.minimumByteCount || text.count > maximumTextLength { return }
+            result.append(ExportedConstant(owner: owner, name: name, value: constant,
+                                           location: ExternalLocation(path: "", line: literal.range.start.line, column: literal.range.start.column)))
+        }
+        for variable in file.declarations.flatMap(\.flattenedVariables) { note(variable, owner: nil) }
+        for type in file.allTypes {
+            for variable in type.variables { note(variable, owner: type.name) }
+        }
+        for (function, owner) in file.allFunctions where function.parameters.isEmpty && result.count < maximumPerFile {
+            guard let body = function.body, let value = ConstantResolver.singleReturn(body) else { continue }
+            export(function.name, value, owner: owner?.name)
+        }
+        return result
+    }
+}
+
+extension ExternalLocation {
+    /// The place as a finding location.
+    public var asLocation: Location { Location(path: path, line: line, column: column) }
+}

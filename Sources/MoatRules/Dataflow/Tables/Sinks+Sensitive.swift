@@ -1,0 +1,127 @@
+import MoatCore
+import MoatSyntax
+
+// Sinks of the `sensitive` kind of flow (issue 14 item 2): where a secret or personal datum must not go.
+// Registered in `TaintSinks.all` by one line. Each reports only `sensitive` taints; whether the write is
+// protected enough (file protection, `privacy: .private`, an encrypted Realm) is the rule's decision.
+
+extension TaintSinks {
+    /// Receivers that are UserDefaults (the standard defaults, an app-group suite, a variable named
+    /// `…defaults`) or iCloud's key-value store.
+    static let defaultsReceivers = ["UserDefaults", "NSUserDefaults", "standardUserDefaults", "defaults", "Defaults",
+                                    "NSUbiquitousKeyValueStore", "ubiquitousStore", "keyValueStore", "kvStore", "cloudStore"]
+    /// Receivers that are Core Data managed objects (a name guess when the type is not known).
+    static let managedObjectReceivers = ["NSManagedObject", "managedObject", "ManagedObject", "entity", "Entity", "insertNewObject"]
+    /// Receivers of the key-value and document databases iOS apps embed (see `keyValueStores`).
+    static let keyValueReceivers = ["MMKV", "mmkv", "PINCache", "pinCache", "PINDiskCache", "diskCache", "levelDB", "LevelDB", "leveldb",
+                                    "ldb", "APLevelDB", "storage", "Storage", "DiskStorage", "YYCache", "yyCache", "YYDiskCache",
+                                    "TMCache", "TMDiskCache", "mutableDocument", "MutableDocument", "document", "doc", "Document"]
+    static let realmReceivers = ["realm", "Realm", "RLMRealm"]
+    static let pasteboardReceivers = ["UIPasteboard", "generalPasteboard", "pasteboard", "Pasteboard", "NSPasteboard"]
+    /// Receivers of log calls: Apple's `Logger`, and loggers by name (CocoaLumberjack, SwiftyBeaver, XCGLogger).
+    static let loggerReceivers = ["Logger", "logger", "log", "Log", "LOG", "osLog", "OSLog", "SwiftyBeaver", "XCGLogger"]
+
+    static let sensitive: [TaintSink] = [
+        // MARK: UserDefaults and iCloud key-value store (MOAT-STOR-203)
+        TaintSink(kind: .defaultsWrite, api: "UserDefaults.set(_:forKey:)",
+                  spelling: APISpelling(swift: ["set", "setValue", "setObject"],
+                                        objc: ["setObject:forKey:", "setValue:forKey:", "setString:forKey:", "setData:forKey:",
+                                               "setArray:forKey:", "setDictionary:forKey:"]),
+                  roles: [(.value, .index(0)), (.key, .label(["forKey"])), (.destination, .receiver)], receivers: defaultsReceivers,
+                  requiredLabels: ["forKey"],
+                  kinds: [.sensitive]),
+
+        // MARK: Files and property lists (MOAT-STOR-204): what is written; the rule judges protection and backup.
+        TaintSink(kind: .fileWrite, api: "write(to:)",
+                  spelling: APISpelling(swift: ["write"],
+                                        objc: ["writeToFile:atomically:", "writeToURL:atomically:", "writeToURL:options:error:",
+                                               "writeToFile:options:error:", "writeToFile:atomically:encoding:error:",
+                                               "writeToURL:atomically:encoding:error:"]),
+                  roles: [(.value, .receiver), (.path, .label(["to", "toFile"]))], requiredLabels: ["to", "toFile"],
+                  objcForm: SinkForm(roles: [(.value, .receiver), (.path, .index(0))]), kinds: [.sensitive]),
+        TaintSink(kind: .fileWrite, api: "FileManager.createFile(atPath:contents:attributes:)",
+                  spelling: APISpelling(swift: ["createFile"], objc: ["createFileAtPath:contents:attributes:"]),
+                  roles: [(.value, .label(["contents"])), (.path, .label(["atPath"]))], requiredLabels: ["contents"],
+                  objcForm: SinkForm(roles: [(.value, .label(["contents"])), (.path, .index(0))]), kinds: [.sensitive]),
+        TaintSink(kind: .fileWrite, api: "NSKeyedArchiver.archiveRootObject(_:toFile:)",
+                  spelling: APISpelling(swift: ["archiveRootObject"], objc: ["archiveRootObject:toFile:"]),
+                  roles: [(.value, .index(0)), (.path, .label(["toFile"]))], receivers: ["NSKeyedArchiver"], kinds: [.sensitive]),
+        TaintSink(kind: .fileWrite, api: "FileHandle.write(_:)",
+                  spelling: APISpelling(swift: ["write"], objc: ["writeData:", "writeData:error:"]),
+                  roles: [(.value, .index(0))], receivers: ["FileHandle", "fileHandle", "NSFileHandle", "handle", "Handle"],
+                  requiredLabels: [""], objcForm: SinkForm(roles: [(.value, .index(0))]), kinds: [.sensitive]),
+
+        // MARK: Databases (MOAT-STOR-301): Core Data, SQLite, FMDB, GRDB, Realm, key-value stores.
+        TaintSink(kind: .databaseWrite, api: "NSManagedObject.setValue(_:forKey:)",
+                  spelling: APISpelling(swift: ["setValue"], objc: ["setValue:forKey:"]),
+                  roles: [(.value, .index(0)), (.key, .label(["forKey"]))], receivers: managedObjectReceivers, requiredLabels: ["forKey"],
+                  kinds: [.sensitive]),
+        TaintSink(kind: .databaseWrite, api: "sqlite3_bind_text",
+                  spelling: APISpelling(c: ["sqlite3_bind_text", "sqlite3_bind_text16", "sqlite3_bind_text64", "sqlite3_bind_blob",
+                                            "sqlite3_bind_blob64"]),
+                  roles: [(.value, .index(2))], kinds: [.sensitive]),
+        TaintSink(kind: .databaseWrite, api: "sqlite3_exec",
+                  spelling: APISpelling(c: ["sqlite3_exec"]), roles: [(.value, .index(1))], kinds: [.sensitive]),
+        TaintSink(kind: .databaseWrite, api: "FMDatabase.executeUpdate",
+                  spelling: APISpelling(swift: ["executeUpdate"],
+                                        objc: ["executeUpdate:", "executeUpdate:withArgumentsInArray:", "executeUpdate:values:error:",
+                                               "executeUpdate:withParameterDictionary:", "executeUpdateWithFormat:"]),
+                  roles: [(.value, .all)], kinds: [.sensitive]),
+        TaintSink(kind: .databaseWrite, api: "GRDB Database.execute(sql:arguments:)",
+                  spelling: APISpelling(swift: ["execute"]), roles: [(.value, .label(["arguments"]))], requiredLabels: ["sql"],
+                  kinds: [.sensitive]),
+        TaintSink(kind: .databaseWrite, api: "Realm.add(_:)",
+                  spelling: APISpelling(swift: ["add", "create"], objc: ["addObject:", "addOrUpdateObject:", "createObject:withValue:",
+                                                                         "createInRealm:withValue:", "createOrUpdateInRealm:withValue:"]),
+                  roles: [(.value, .index(0)), (.value, .label(["value", "withValue"]))], receivers: realmReceivers, kinds: [.sensitive]),
+        // Key-value and document databases: MMKV (`set(_:forKey:)`, `setString:forKey:`), PINCache and YYCache
+        // (`setObject:forKey:`), Objective-LevelDB, hyperoslo Cache's `Storage.setObject(_:forKey:)`,
+        // Couchbase Lite's `MutableDocument.setString(_:forKey:)`.
+        TaintSink(kind: .databaseWrite, api: "a key-value store's set(_:forKey:)",
+                  spelling: APISpelling(swift: ["set", "setObject", "setString", "setData", "setValue", "setBlob"],
+                                        objc: ["setObject:forKey:", "setString:forKey:", "setData:forKey:", "setObject:forKey:block:",
+                                               "setObject:forKey:withBlock:", "setValue:forKey:"]),
+                  roles: [(.value, .index(0)), (.key, .label(["forKey"]))], receivers: keyValueReceivers, requiredLabels: ["forKey"],
+                  kinds: [.sensitive]),
+        TaintSink(kind: .databaseWrite, api: "YapDatabase setObject(_:forKey:inCollection:)",
+                  spelling: APISpelling(swift: ["setObject"], objc: ["setObject:forKey:inCollection:", "setObject:forKey:inCollection:withMetadata:"]),
+                  roles: [(.value, .index(0)), (.key, .label(["forKey"]))], requiredLabels: ["inCollection"], kinds: [.sensitive]),
+        TaintSink(kind: .databaseWrite, api: "Disk.save(_:to:as:)",
+                  spelling: APISpelling(swift: ["save"]), roles: [(.value, .index(0))], receivers: ["Disk"], requiredLabels: ["as"],
+                  kinds: [.sensitive]),
+
+        // MARK: Logs (MOAT-STOR-302): the rule reads the privacy of os_log formats and Logger interpolations.
+        TaintSink(kind: .logWrite, api: "print", spelling: APISpelling(swift: ["print", "debugPrint", "dump"]), roles: [(.value, .all)],
+                  kinds: [.sensitive]),
+        TaintSink(kind: .logWrite, api: "NSLog", spelling: APISpelling(c: ["NSLog", "NSLogv", "printf", "fprintf", "syslog"]), roles: [(.value, .all)],
+                  kinds: [.sensitive]),
+        TaintSink(kind: .logWrite, api: "os_log", spelling: APISpelling(c: ["os_log", "os_log_info", "os_log_debug", "os_log_error", "os_log_fault"]),
+                  roles: [(.value, .all)], kinds: [.sensitive]),
+        TaintSink(kind: .logWrite, api: "CocoaLumberjack DDLog",
+                  spelling: APISpelling(c: ["DDLogVerbose", "DDLogDebug", "DDLogInfo", "DDLogWarn", "DDLogError"]), roles: [(.value, .all)],
+                  kinds: [.sensitive]),
+        TaintSink(kind: .logWrite, api: "Logger",
+                  spelling: APISpelling(swift: ["log", "trace", "debug", "info", "notice", "warning", "error", "critical", "fault", "verbose"]),
+                  roles: [(.value, .all)], receivers: loggerReceivers, kinds: [.sensitive]),
+
+        // MARK: Pasteboard (MOAT-STOR-303): the general pasteboard is readable by every app in the foreground.
+        TaintSink(kind: .pasteboardWrite, api: "UIPasteboard.setString",
+                  spelling: APISpelling(swift: ["setString", "setValue", "setData", "setItems", "addItems", "setObjects"],
+                                        objc: ["setString:", "setValue:forPasteboardType:", "setData:forPasteboardType:", "setItems:",
+                                               "setItems:options:", "addItems:", "setObjects:", "setString:forType:"]),
+                  roles: [(.value, .index(0))], receivers: pasteboardReceivers, kinds: [.sensitive]),
+        TaintSink(kind: .pasteboardWrite, api: "UIPasteboard.string",
+                  spelling: APISpelling(swift: ["string", "strings", "url", "urls", "items", "URL", "URLs"]),
+                  roles: [(.value, .all)], receivers: pasteboardReceivers, kinds: [.sensitive], isSetter: true),
+
+        // MARK: URLs (MOAT-NET-301): the rule reports a secret in a query string or an http:// URL.
+        TaintSink(kind: .urlString, api: "URL(string:)",
+                  spelling: APISpelling(swift: ["URL", "NSURL", "URLComponents"], objc: ["URLWithString:", "initWithString:", "componentsWithString:"]),
+                  roles: [(.url, .label(["string", "URLWithString", "initWithString", "componentsWithString"]))],
+                  requiredLabels: ["string", "URLWithString", "initWithString", "componentsWithString"], kinds: [.sensitive]),
+        TaintSink(kind: .urlString, api: "URLQueryItem(name:value:)",
+                  spelling: APISpelling(swift: ["URLQueryItem", "NSURLQueryItem"], objc: ["queryItemWithName:value:", "initWithName:value:"]),
+                  roles: [(.value, .label(["value"])), (.key, .label(["name", "queryItemWithName", "initWithName"]))], requiredLabels: ["value"],
+                  kinds: [.sensitive]),
+    ]
+}

@@ -1,0 +1,268 @@
+import MoatCore
+import MoatSyntax
+
+// Sources of the `sensitive` kind of flow (issue 14 item 2): values named as secrets or personal data,
+// values read from the Keychain, the text of secure text fields, values of types that hold a secret when
+// they are encoded. Registered in `TaintSources.all` by one line; the sinks are in `Sinks+Sensitive.swift`.
+
+/// What a sensitive name denotes, for messages ("a password", "a card number").
+public enum SensitiveDataKind: String, Sendable, Hashable {
+    case password, pin = "PIN", token, apiKey = "API key", privateKey = "private key", secret, credential
+    case sessionId = "session id", encryptionKey = "encryption key", cardNumber = "card number"
+    case cardCode = "card security code", nationalId = "national identity number", oneTimeCode = "one-time code"
+    case recoveryPhrase = "recovery phrase"
+
+    /// "a password", "an API key".
+    public var phrase: String {
+        let first = rawValue.first.map { "aeiouAEIO".contains($0) } ?? false
+        return (first && self != .oneTimeCode ? "an " : "a ") + rawValue
+    }
+}
+
+/// Which names denote a secret or personal datum. A name is split into words (`SecretNaming.words`:
+/// camelCase, snake_case, `kConstant`) and judged by its **head word**, the last one, after dropping
+/// words that only say how the value is held (`…String`, `…Value`, `…Data`, `…Text`):
+///
+/// | Head word | Sensitive when | Quiet |
+/// |---|---|---|
+/// | password, passwd, passphrase, passcode, secret, token, credential(s), creds, bearer, jwt, otp, cvv, cvc, csc, ssn, mnemonic, pincode, and the written-together compounds of `SecretNaming.headWords` (`apikey`, `accesstoken`...) | always | token after a qualifier that makes it bookkeeping: device, push, fcm, apns, voip, page, next, continuation, cancellation, notification, registration, sync, change, observer, subscription, cancellable, lock, request, resume, cursor, idempotency... (`deviceToken`, `nextPageToken`, `notificationToken`) |
+/// | pin | always | after map, location, annotation, drop, marker, certificate, cert, ssl, tls, public, key, spki, hash, sha256, host, domain, message, post, chat, top (`mapPin`, `certificatePin`) |
+/// | key(s) | after api, private, secret, encryption, signing, master, aes, hmac, crypto, cipher, shared, symmetric, license, consumer (`SecretNaming.keyCompounds`) | any other key: `keyPath`, `cacheKey`, `passwordKey` (the name a password is stored under) |
+/// | number, num, no | after card, cc, credit, passport, ssn, iban, or social security | `phoneNumber`, `pageNumber`, `buildNumber` |
+/// | code | after pin, security, verification, otp, passcode, auth, authorization, recovery, backup, cvv | `countryCode`, `statusCode`, `errorCode` |
+/// | phrase | after pass, seed, recovery, secret | |
+/// | id | after session | `userId`, `tokenId` |
+///
+/// Anything else as head word is metadata about a secret, not the secret: `passwordHint`, `tokenCount`,
+/// `secretLabel`, `passwordField`, `tokenExpiry`, `passwordHash`, `pinnedKeys`, `tokenizer`, `keyPath`,
+/// `spinner` (whole words only). A flag-like first word (is, has, should, show, enable, remember,
+/// require, validate...) makes a Boolean (`isPasswordSet`, `showPassword`). Hashed or encrypted values are
+/// not secrets in clear (`hashedPassword`, `encryptedToken`): a word hash, hashed, encrypted, sealed,
+/// digest, obfuscated, masked or redacted anywhere in the name quiets it.
+///
+/// A declared type decides too: a value whose type cannot hold a secret string (`Bool`, `Date`, `URL`,
+/// `UITextField`, `NotificationToken`, `NSObjectProtocol`...) is quiet; strings, data, numbers (a PIN),
+/// collections, `Any`, and types whose own name is sensitive (`AuthToken`, `Credentials`) keep it.
+public enum SensitiveNaming {
+    static let extraHeadWords: [String: SensitiveDataKind] = [
+        "otp": .oneTimeCode, "totp": .oneTimeCode, "cvv": .cardCode, "cvc": .cardCode, "cvv2": .cardCode, "csc": .cardCode,
+        "ssn": .nationalId, "mnemonic": .recoveryPhrase, "pincode": .pin, "pin": .pin, "seedphrase": .recoveryPhrase,
+        "passphrase": .password, "passcode": .password,
+    ]
+    static let notPinQualifiers: Set<String> = [
+        "map", "location", "annotation", "drop", "marker", "certificate", "cert", "ssl", "tls", "public", "key", "spki", "hash",
+        "sha256", "host", "domain", "message", "post", "chat", "top", "pinned", "keys",
+    ]
+    static let moreNonCredentialTokenQualifiers: Set<String> = [
+        "observer", "observation", "subscription", "cancellable", "lock", "request", "resume", "cursor", "idempotency", "paging",
+        "invalidation", "task", "realm", "reuse", "completion", "image", "font", "color", "design", "theme",
+    ]
+    static let numberQualifiers: Set<String> = ["card", "cc", "credit", "passport", "ssn", "iban"]
+    static let codeQualifiers: [String: SensitiveDataKind] = [
+        "pin": .pin, "security": .cardCode, "verification": .oneTimeCode, "otp": .oneTimeCode, "passcode": .password,
+        "auth": .oneTimeCode, "authorization": .oneTimeCode, "recovery": .oneTimeCode, "backup": .oneTimeCode, "cvv": .cardCode,
+    ]
+    static let phraseQualifiers: Set<String> = ["pass", "seed", "recovery", "secret"]
+    /// First words of a Boolean (`isPasswordSet`, `showPassword`, `requiresPasscode`).
+    static let flagWords: Set<String> = [
+        "is", "has", "have", "should", "did", "will", "can", "was", "show", "shows", "needs", "need", "enable", "enabled", "use",
+        "uses", "remember", "allow", "allows", "require", "requires", "validate", "check", "min", "max", "num", "toggle", "hide",
+        "hidden", "forgot", "forgotten", "supports", "wants", "must",
+        // Error conditions and enum cases (`wrongCredentials`, `invalidPassword`, `missingToken`).
+        "wrong", "invalid", "missing", "expired", "bad", "incorrect", "empty", "unknown", "no", "without", "on",
+    ]
+    /// Words anywhere in a name that say the value is no longer the secret in clear.
+    static let protectedWords: Set<String> = [
+        "hash", "hashed", "hashes", "encrypted", "encrypt", "sealed", "seal", "digest", "obfuscated", "masked", "redacted", "cipher",
+        "ciphertext", "salted", "hmac", "sha256", "sha512",
+    ]
+    /// Words that only say how a value is held.
+    static let transparentWords: Set<String> = ["string", "str", "value", "data", "raw", "plain", "text", "bytes"]
+    /// Types that can hold a secret whatever their name.
+    static let carrierTypes: Set<String> = [
+        "String", "NSString", "Substring", "Data", "NSData", "NSMutableData", "NSMutableString", "Character", "Any", "AnyObject", "id",
+        "NSObject", "Int", "Int32", "Int64", "UInt", "UInt64", "NSNumber", "NSInteger", "NSDictionary", "NSMutableDictionary",
+        "Dictionary", "NSArray", "Array", "SymmetricKey", "SecKey", "CFData", "CFString", "char", "NSSecureCoding", "Codable",
+    ]
+
+    /// The sensitive datum a name denotes, or nil. `type`, when known, is the value's declared type.
+    public static func kind(ofName name: String, type: String? = nil) -> SensitiveDataKind? {
+        guard mayBeSensitive(name) else { return nil }
+        var words = SecretNaming.words(name)
+        guard !words.isEmpty else { return nil }
+        if words.count > 1, flagWords.contains(words[0]) { return nil }
+        if words.contains(where: protectedWords.contains) { return nil }
+        while words.count > 1, let last = words.last, transparentWords.contains(last) { words.removeLast() }
+        guard let last = words.last else { return nil }
+        let previous = words.count >= 2 ? words[words.count - 2] : nil
+        var kind: SensitiveDataKind?
+        switch last {
+        case "key", "keys":
+            kind = previous.flatMap { SecretNaming.keyCompounds[$0] }.map(convert)
+        case "id", "identifier":
+            kind = previous == "session" ? .sessionId : nil
+        case "number", "num", "no", "nr":
+            if let previous, numberQualifiers.contains(previous) { kind = previous == "passport" || previous == "ssn" ? .nationalId : .cardNumber }
+            if previous == "security", words.count >= 3, words[words.count - 3] == "social" { kind = .nationalId }
+        case "code", "codes":
+            kind = previous.flatMap { codeQualifiers[$0] }
+        case "phrase":
+            kind = previous.flatMap { phraseQualifiers.contains($0) ? .recoveryPhrase : nil }
+        case "pin", "pins":
+            if last == "pin", previous.map({ !notPinQualifiers.contains($0) }) ?? true { kind = .pin }
+        default:
+            if let extra = extraHeadWords[last] {
+                kind = extra
+            } else if let secret = SecretNaming.headWords[last] {
+                kind = convert(secret)
+                if secret == .token, let previous,
+                   SecretNaming.nonCredentialTokenQualifiers.contains(previous) || moreNonCredentialTokenQualifiers.contains(previous) {
+                    kind = nil
+                }
+            }
+        }
+        guard let kind else { return nil }
+        if let type, !typeCanHold(type) { return nil }
+        return kind
+    }
+
+    /// A quick test before splitting a name into words: it contains one of the letters sequences every
+    /// sensitive head word has.
+    static func mayBeSensitive(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return ["pass", "pin", "secret", "token", "cred", "key", "jwt", "bearer", "otp", "cvv", "cvc", "csc", "ssn", "mnemonic", "number",
+                "num", "no", "nr", "code", "phrase", "session"].contains { lower.contains($0) }
+    }
+
+    static func convert(_ kind: SecretNaming.Kind) -> SensitiveDataKind {
+        switch kind {
+        case .password: .password
+        case .token: .token
+        case .apiKey: .apiKey
+        case .privateKey: .privateKey
+        case .clientSecret, .secret: .secret
+        case .sessionId: .sessionId
+        case .encryptionKey: .encryptionKey
+        case .credential: .credential
+        }
+    }
+
+    /// Whether a value of this declared type can hold a secret.
+    public static func typeCanHold(_ type: String) -> Bool {
+        var core = Substring(type)
+        for marker in ["__nullable", "_Nullable", "_Nonnull", "nullable", "const "] { core = Substring(core.replacingOccurrences(of: marker, with: "")) }
+        core = Substring(core.filter { !"?!* ".contains($0) })
+        if core.isEmpty || core.hasPrefix("[") || core.hasPrefix("(") { return true }
+        if let generic = core.firstIndex(of: "<") { core = core[..<generic] }
+        let name = core.split(separator: ".").last.map(String.init) ?? String(core)
+        if carrierTypes.contains(name) { return true }
+        return kind(ofName: name) != nil
+    }
+
+    /// The text of a field named for a secret (`passwordField.text`, `pinTextField.text`): the receiver's
+    /// words are a sensitive name followed by one of these.
+    static let inputFieldWords: Set<String> = ["field", "textfield", "tf", "input", "entry", "box", "textbox", "view", "textview"]
+
+    /// Whether `name` names an input field for a secret (`passwordField`, `pinTextField`, `tokenInput`).
+    static func isSecretInputField(_ name: String) -> Bool {
+        guard mayBeSensitive(name) else { return false }
+        var words = SecretNaming.words(name)
+        guard words.count >= 2, let last = words.last else { return false }
+        if last == "field", words.count >= 3, words[words.count - 2] == "text" {
+            words.removeLast(2)
+        } else if inputFieldWords.contains(last) {
+            words.removeLast()
+        } else {
+            return false
+        }
+        return kind(ofName: words.joined(separator: "_")) != nil
+    }
+}
+
+/// The source entries and per-file facts of the `sensitive` kind.
+enum SensitiveSources {
+    /// Receivers that are a Keychain wrapper (KeychainAccess, KeychainSwift, SwiftKeychainWrapper, SAMKeychain,
+    /// SSKeychain, UICKeyChainStore, Valet, SimpleKeychain, Locksmith) or a variable named like one.
+    static let keychainReceivers = ["keychain", "Keychain", "keyChain", "KeyChain", "KeychainWrapper", "KeychainSwift", "SAMKeychain",
+                                    "SSKeychain", "UICKeyChainStore", "Valet", "valet", "A0SimpleKeychain", "SimpleKeychain", "Locksmith"]
+
+    static let entries: [TaintSource] = [
+        TaintSource(kind: .keychain, description: "an item read from the Keychain",
+                    pattern: .outArgument(functions: APISpelling(c: ["SecItemCopyMatching"]), index: 1)),
+        TaintSource(kind: .keychain, description: "a value read from the Keychain",
+                    pattern: .call(names: APISpelling(swift: ["get", "getString", "getData", "string", "data", "password", "passwordData",
+                                                              "loadDataForUserAccount", "object"],
+                                                      objc: ["passwordForService:account:", "passwordForService:account:error:",
+                                                             "passwordDataForService:account:", "passwordDataForService:account:error:",
+                                                             "stringForKey:", "dataForKey:", "stringForKey:error:", "dataForKey:error:",
+                                                             "objectForKey:", "get:"]),
+                                   receivers: keychainReceivers, labels: nil)),
+        TaintSource(kind: .keychain, description: "a value read from the Keychain",
+                    pattern: .subscriptRead(receivers: keychainReceivers)),
+        TaintSource(kind: .secureTextEntry, description: "the text of a secure text field",
+                    pattern: .secureText(flags: APISpelling(swift: ["isSecureTextEntry"], objc: ["secureTextEntry", "setSecureTextEntry:"]),
+                                         members: APISpelling(swift: ["text"], objc: ["stringValue"]),
+                                         bindings: APISpelling(swift: ["SecureField"]))),
+        TaintSource(kind: .sensitiveName, description: "a value named as sensitive data", pattern: .sensitiveName, confidence: .medium),
+        TaintSource(kind: .sensitiveName, description: "a value whose type holds sensitive data, encoded",
+                    pattern: .encodedSecretType(encoders: APISpelling(swift: ["encode"]),
+                                                receivers: ["JSONEncoder", "PropertyListEncoder", "encoder", "Encoder"]),
+                    confidence: .medium),
+    ]
+
+    /// The label of a secure field's text binding (`SecureField("PIN", text: $pin)`).
+    static let secureFieldTextLabel = "text"
+    /// How code spells true (`isSecureTextEntry = true`, `secureTextEntry = YES`).
+    static let trueNames: Set<String> = ["true", "YES"]
+    /// Members that give a type's shared instance: `Session.shared.token` is a value, `Keys.token` a constant.
+    static let singletonNames: Set<String> = ["shared", "sharedInstance", "default", "standard", "current", "instance", "main"]
+    /// The receiver that is the object itself.
+    static let selfName = "self"
+
+    static let nameSource = entries.first { if case .sensitiveName = $0.pattern { true } else { false } }!
+    static let secureTextSource = entries.first { if case .secureText = $0.pattern { true } else { false } }!
+    static let encodedSource = entries.first { if case .encodedSecretType = $0.pattern { true } else { false } }!
+    static let subscriptSources: [TaintSource] = entries.filter { if case .subscriptRead = $0.pattern { true } else { false } }
+
+    /// `secureText` spellings.
+    static let secureFlags: Set<String> = {
+        guard case .secureText(let flags, _, _) = secureTextSource.pattern else { return [] }
+        return Set(flags.names)
+    }()
+    static let secureTextMembers: Set<String> = {
+        guard case .secureText(_, let members, _) = secureTextSource.pattern else { return [] }
+        return Set(members.names)
+    }()
+    static let secureFieldBindings: Set<String> = {
+        guard case .secureText(_, _, let bindings) = secureTextSource.pattern else { return [] }
+        return Set(bindings.names)
+    }()
+    static let encoderNames: Set<String> = {
+        guard case .encodedSecretType(let encoders, _) = encodedSource.pattern else { return [] }
+        return Set(encoders.names)
+    }()
+    static let encoderReceivers: [String] = {
+        guard case .encodedSecretType(_, let receivers) = encodedSource.pattern else { return [] }
+        return receivers
+    }()
+
+    /// First words of a call that acts on a secret rather than returning one (`savePassword`, `resetToken`).
+    static let actionVerbs: Set<String> = [
+        "save", "set", "store", "write", "update", "delete", "remove", "clear", "reset", "change", "send", "post", "submit", "validate",
+        "verify", "check", "log", "print", "show", "present", "hide", "display", "handle", "on", "did", "will", "should", "refresh",
+        "revoke", "invalidate", "request", "add", "insert", "persist", "cache", "register", "unregister", "enter", "type", "prompt",
+        "ask", "configure", "setup", "use", "apply", "process", "parse", "encode", "decode", "hash", "encrypt", "compare", "test", "mock",
+        "make", "build", "create", "generate", "is", "has", "can", "login", "logout", "sign", "authenticate", "authorize", "exchange",
+    ]
+
+    /// Whether a call of this name returns a secret (`storedPassword()`, `getAccessToken()`, `apiKey()`):
+    /// its head word is sensitive, its first word is no action verb, a one-word name takes no argument.
+    static func callReturnsSecret(baseName: String, argumentCount: Int) -> SensitiveDataKind? {
+        guard let first = baseName.first, first.isLowercase || first == "_" else { return nil }
+        guard let kind = SensitiveNaming.kind(ofName: baseName) else { return nil }
+        let words = SecretNaming.words(baseName)
+        if words.count == 1 { return argumentCount == 0 ? kind : nil }
+        if let verb = words.first, actionVerbs.contains(verb) { return nil }
+        return kind
+    }
+}
