@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "MoatFormatsTests", dependencies: ["MoatTestSupport", "MoatFormats"]),
         .testTarget(name: "MoatSyntaxTests", dependencies: ["MoatSyntax"]),
         .testTarget(name: "MoatRulesTests", dependencies: ["MoatTestSupport", "MoatRules", "MoatScan"]),
-        .testTarget(name: "MoatScanTests", dependencies: ["MoatScan", "MoatRules", "MoatFormats", "MoatSyntax", "MoatCore"],
+        .testTarget(name: "MoatScanTests", dependencies: ["MoatTestSupport", "MoatScan", "MoatRules", "MoatFormats", "MoatSyntax", "MoatCore"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "MoatReportTests", dependencies: ["MoatTestSupport", "MoatReport", "MoatScan"]),
         .testTarget(name: "EndToEndTests", dependencies: ["MoatTestSupport", "MoatScan"]),

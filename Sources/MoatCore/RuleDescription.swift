@@ -40,7 +40,10 @@ public struct RuleDescription: Sendable, Codable {
     /// Short kebab-case name such as `ats-arbitrary-loads`.
     public var slug: String
     public var title: String
-    public var kind: RuleKind
+    /// What the rule reads, derived from the protocols it adopts (`Rule.derivedKind`), never written by the
+    /// rule: `RuleRegistry.descriptions` sets it. Nil in a rule's own `description` and in a description
+    /// rebuilt from a finding whose rule this build does not know.
+    public var kind: RuleKind?
     public var severity: Severity
     public var confidence: Confidence
     /// What the findings rest on (see `RuleEvidence`). Defaults to `.inventory` for inventory rules and to
@@ -66,14 +69,13 @@ public struct RuleDescription: Sendable, Codable {
     public var groupsRepeatedFindings: Bool = false
     public var examples: [RuleExample]
 
-    public init(id: String, slug: String, title: String, kind: RuleKind, severity: Severity,
+    public init(id: String, slug: String, title: String, severity: Severity,
                 confidence: Confidence, evidence: RuleEvidence? = nil, cwe: [Int], masvs: [String], mastg: [String], rationale: String,
                 fix: String, references: [String] = [], isInventory: Bool = false, supersedes: [String] = [],
                 groupsRepeatedFindings: Bool = false, examples: [RuleExample]) {
         self.id = id
         self.slug = slug
         self.title = title
-        self.kind = kind
         self.severity = severity
         self.confidence = confidence
         self.evidence = evidence ?? (isInventory ? .inventory : .pattern)
@@ -87,6 +89,17 @@ public struct RuleDescription: Sendable, Codable {
         self.supersedes = supersedes
         self.groupsRepeatedFindings = groupsRepeatedFindings
         self.examples = examples
+    }
+
+    /// The former form, for rules written before the kind was derived: `kind` is ignored.
+    @available(*, deprecated, message: "Leave `kind` out: it is derived from the rule's conformance (RuleRegistry.descriptions).")
+    public init(id: String, slug: String, title: String, kind: RuleKind, severity: Severity,
+                confidence: Confidence, evidence: RuleEvidence? = nil, cwe: [Int], masvs: [String], mastg: [String], rationale: String,
+                fix: String, references: [String] = [], isInventory: Bool = false, supersedes: [String] = [],
+                groupsRepeatedFindings: Bool = false, examples: [RuleExample]) {
+        self.init(id: id, slug: slug, title: title, severity: severity, confidence: confidence, evidence: evidence, cwe: cwe,
+                  masvs: masvs, mastg: mastg, rationale: rationale, fix: fix, references: references, isInventory: isInventory,
+                  supersedes: supersedes, groupsRepeatedFindings: groupsRepeatedFindings, examples: examples)
     }
 
     public var triggering: [RuleExample] { examples.filter(\.triggers) }

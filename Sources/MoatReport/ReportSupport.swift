@@ -30,7 +30,7 @@ enum ReportSupport {
     /// The rule of a finding, from the result's catalogue, or built from the finding itself.
     static func rule(for finding: Finding, in result: ScanResult) -> RuleDescription {
         result.rule(finding.ruleId) ?? RuleDescription(
-            id: finding.ruleId, slug: finding.slug, title: finding.title, kind: .source, severity: finding.severity,
+            id: finding.ruleId, slug: finding.slug, title: finding.title, severity: finding.severity,
             confidence: finding.confidence, cwe: finding.cwe, masvs: finding.masvs, mastg: finding.mastg,
             rationale: "", fix: finding.fix, examples: [])
     }

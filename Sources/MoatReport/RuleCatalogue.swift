@@ -26,14 +26,14 @@ public enum RuleCatalogue {
         out += "|---|---|---|---|---|---|---|---|---|---|\n"
         for rule in rules {
             let cwe = rule.cwe.map { "CWE-\($0)" }.joined(separator: ", ")
-            out += "| \(rule.id) | `\(rule.slug)` | \(escape(rule.title)) | \(rule.kind.rawValue) | \(rule.severity.rawValue) | \(rule.confidence.rawValue) | \(rule.evidence.rawValue) | \(rule.masvs.joined(separator: ", ")) | \(rule.mastg.joined(separator: ", ")) | \(cwe) |\n"
+            out += "| \(rule.id) | `\(rule.slug)` | \(escape(rule.title)) | \(rule.kind?.rawValue ?? "") | \(rule.severity.rawValue) | \(rule.confidence.rawValue) | \(rule.evidence.rawValue) | \(rule.masvs.joined(separator: ", ")) | \(rule.mastg.joined(separator: ", ")) | \(cwe) |\n"
         }
         return out
     }
 
     public static func explain(_ rule: RuleDescription) -> String {
         var out = "\(rule.id) \(rule.slug): \(rule.title)\n"
-        out += "Severity \(rule.severity.rawValue), confidence \(rule.confidence.rawValue), evidence \(rule.evidence.rawValue), input \(rule.kind.rawValue)"
+        out += "Severity \(rule.severity.rawValue), confidence \(rule.confidence.rawValue), evidence \(rule.evidence.rawValue), input \(rule.kind?.rawValue ?? "unknown")"
         out += rule.isInventory ? " (inventory)\n" : "\n"
         if !rule.masvs.isEmpty { out += "MASVS v2: \(rule.masvs.joined(separator: ", "))\n" }
         if !rule.mastg.isEmpty { out += "MASTG: \(rule.mastg.joined(separator: ", "))\n" }

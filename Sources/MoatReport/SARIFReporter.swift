@@ -102,7 +102,7 @@ public struct SARIFReporter: Reporter {
         var known = Set(rules.map(\.id))
         for finding in result.findings where !known.contains(finding.ruleId) {
             known.insert(finding.ruleId)
-            rules.append(RuleDescription(id: finding.ruleId, slug: finding.slug, title: finding.title, kind: .source,
+            rules.append(RuleDescription(id: finding.ruleId, slug: finding.slug, title: finding.title,
                                          severity: finding.severity, confidence: finding.confidence, cwe: finding.cwe,
                                          masvs: finding.masvs, mastg: finding.mastg, rationale: finding.title,
                                          fix: finding.fix, examples: []))

@@ -8,8 +8,8 @@ public enum RuleRegistry {
         + StorageRules.all + CodeQualityRules.all + PrivacyRules.all + ResilienceRules.all + CryptoRules.all
         + BinaryRules.all
 
-    /// Every rule's description, in id order.
-    /// The kind is the one the rule's conformance says (`Rule.derivedKind`).
+    /// Every rule's description, in id order, with the kind its conformance says (`Rule.derivedKind`): the
+    /// descriptions the catalogue, the reports and the fingerprint read.
     public static var descriptions: [RuleDescription] {
         all.map { type in
             var description = type.description
@@ -27,8 +27,8 @@ public enum RuleRegistry {
 
 extension Rule {
     /// What the rule reads, derived from the protocols it adopts: the first of source, property list,
-    /// Interface Builder, app, binary (a source rule that also judges binaries is a source rule). The
-    /// catalogue shows this; a test checks that `description.kind` agrees.
+    /// Interface Builder, app, binary (a source rule that also judges binaries is a source rule). Rules do
+    /// not write their kind; `RuleRegistry.descriptions` sets it from this.
     public static var derivedKind: RuleKind {
         let rule = Self()
         if rule.asSourceRule != nil { return .source }

@@ -10,7 +10,7 @@ public enum RulesFingerprint {
         var hasher = SHA256()
         hasher.update("moat-rules/v1\n")
         for rule in rules.sorted(by: { $0.id < $1.id }) {
-            hasher.update([rule.id, rule.slug, rule.kind.rawValue, rule.severity.rawValue, rule.confidence.rawValue,
+            hasher.update([rule.id, rule.slug, rule.kind?.rawValue ?? "", rule.severity.rawValue, rule.confidence.rawValue,
                            rule.isInventory ? "inventory" : "finding"].joined(separator: "|") + "\n")
         }
         return hasher.finalize().prefix(6).map { byte in

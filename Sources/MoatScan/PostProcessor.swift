@@ -156,7 +156,7 @@ public struct PostProcessor {
         var kinds: [String: RuleKind] = [:]
         var repeatedSourceRules = Set<String>()
         for rule in RuleRegistry.all {
-            kinds[rule.description.id] = rule.description.kind
+            kinds[rule.description.id] = rule.derivedKind
             if rule.description.groupsRepeatedFindings { repeatedSourceRules.insert(rule.description.id) }
         }
         func groupKey(_ finding: Finding) -> String? {

@@ -40,9 +40,9 @@ struct SurfaceExampleTests {
         #expect(leakybank["unit"] as? String == "LeakyBank")
         let attributes = (leakybank["attributes"] as? [String: String]) ?? [:]
         #expect(attributes["urlName"] == "com.example.leakybank.transfer")
-        #expect(attributes["validation"] == "a handler performs a sensitive action without validation or confirmation (MOAT-PLAT-303); deprecated handler (MOAT-PLAT-108)")
+        #expect(attributes["validation"] == "a handler performs a sensitive action without validation or confirmation (MOAT-PLAT-303); a handler stores, fetches or shows the URL's values without validating them (MOAT-PLAT-305); deprecated handler (MOAT-PLAT-108)")
         #expect(((schemes.last?["attributes"] as? [String: String]) ?? [:])["validation"]
-                == "a handler performs a sensitive action without validation or confirmation (MOAT-PLAT-303); deprecated handler (MOAT-PLAT-108); generic scheme name (MOAT-PLAT-109)")
+                == "a handler performs a sensitive action without validation or confirmation (MOAT-PLAT-303); a handler stores, fetches or shows the URL's values without validating them (MOAT-PLAT-305); deprecated handler (MOAT-PLAT-108); generic scheme name (MOAT-PLAT-109)")
 
         let domains = Self.entries(surface, "associatedDomains")
         #expect(domains.map(Self.summary) == ["applinks:leakybank.example.com @ LeakyBank/LeakyBank.entitlements:9 (com.apple.developer.associated-domains[0])"])

@@ -97,22 +97,22 @@ import Testing
         try git("commit", "-q", "-m", "first")
         try commit("Sources/Note.swift", "let note = \"hello\"\n")
 
-        // The old high finding is not on changed lines: the change passes the default threshold.
-        let clean = try Self.run(["diff", "--base", "HEAD~1", "--no-cache"], in: root)
+        // The old finding (insecure unarchiving, medium) is not on changed lines: the change passes the gate.
+        let clean = try Self.run(["diff", "--base", "HEAD~1", "--no-cache", "--fail-on", "medium"], in: root)
         #expect(clean.status == 0, "\(clean.stderr)")
         #expect(clean.stdout.hasPrefix("## Moat security review of this change"))
         #expect(clean.stdout.contains("| Does it decode objects? | No |"))
         #expect(clean.stdout.contains("No findings on changed lines."))
         #expect(clean.stdout.contains("(1 elsewhere not shown)"))
 
-        // A change that adds a high finding fails, and only that finding is reported.
+        // A change that adds a finding at the threshold fails, and only that finding is reported.
         try commit("Sources/Store.swift", Self.store)
-        let failing = try Self.run(["diff", "--base", "HEAD~1", "--no-cache"], in: root)
+        let failing = try Self.run(["diff", "--base", "HEAD~1", "--no-cache", "--fail-on", "medium"], in: root)
         #expect(failing.status == 1)
         #expect(failing.stdout.contains("| Does it decode objects? | **Yes**: Sources/Store.swift:1-4 |"))
         #expect(failing.stdout.contains("<code>MOAT-CODE-001</code> Sources/Store.swift:3:12"))
         #expect(!failing.stdout.contains("Sources/Old.swift:3"))
-        let json = try Self.run(["diff", "--base", "HEAD~1", "--no-cache", "--format", "json"], in: root)
+        let json = try Self.run(["diff", "--base", "HEAD~1", "--no-cache", "--format", "json", "--fail-on", "medium"], in: root)
         #expect(json.status == 1)
         let document = try JSONTools.object(json.stdout)
         let review = try #require(document["changeReview"] as? [String: Any])

@@ -201,7 +201,7 @@ import Testing
         #expect(markdown.stdout.contains("| App extensions | 0 |\n"))
         #expect(markdown.stdout.contains("### URL schemes (1)\n\n- `notesapp` · [App/Info.plist:\(plistLine) (CFBundleURLTypes\\[0\\].CFBundleURLSchemes\\[0\\])](https://example.com/blob/abc/App/Info.plist#L\(plistLine))"))
         #expect(markdown.stdout.contains("  - Handler: `application(_:open:options:)` at [\(openURL)](https://example.com/blob/abc/App/AppDelegate.swift#L"))
-        #expect(markdown.stdout.contains("  - **MOAT-CODE-001** (high) "))
+        #expect(markdown.stdout.contains("  - **MOAT-CODE-001** (medium) "))
     }
 
     @Test func usageErrorsAndOutputFile() throws {

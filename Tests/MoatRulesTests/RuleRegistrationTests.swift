@@ -63,11 +63,16 @@ struct RuleRegistrationTests {
     }
 
     @Test func kindIsTheOneTheConformanceSays() {
+        // Rules do not write their kind; the catalogue's descriptions carry the one their conformance says.
+        let catalogue = Dictionary(uniqueKeysWithValues: RuleRegistry.descriptions.map { ($0.id, $0) })
         for type in RuleRegistry.all {
-            let description = type.description
-            #expect(description.kind == type.derivedKind,
-                    "\(description.id) says kind \(description.kind) but adopts \(type.derivedKind) first")
+            #expect(type.description.kind == nil, "\(type.description.id) writes its kind")
+            #expect(catalogue[type.description.id]?.kind == type.derivedKind)
         }
+        // A source rule that also judges binaries is a source rule; one that reads only binaries is a binary rule.
+        #expect(DeprecatedTrustEvaluateRule.derivedKind == .source)
+        #expect(UIWebViewRule.derivedKind == .source)
+        #expect(Set(RuleRegistry.descriptions.compactMap(\.kind)) == Set(RuleKind.allCases))
     }
 
     @Test func rulesThatAlsoJudgeBinariesHaveBinaryExamples() {

@@ -247,6 +247,32 @@ struct TemporaryRepository {
         #expect(copy.checks == ["line 3: data.count == MemoryLayout<uuid_t>.size"])
     }
 
+    /// The state question asks about the sink table's state changes (`StateTransitions`): a connection
+    /// opened and a call named for a transition in a remote handler; a move to a closing state is not one.
+    @Test func stateChangesOfTheSinkTableAreAskedAbout() throws {
+        let repository = try TemporaryRepository()
+        defer { repository.remove() }
+        try repository.commit(["Sources/Link.swift": "import Foundation\n"], message: "first")
+        try repository.commit(["Sources/Link.swift": """
+            import MultipeerConnectivity
+            final class Link: NSObject, MCSessionDelegate {
+                let machine = Machine()
+                func session(_ session: MCSession, didReceive data: Data, fromPeer peerID: MCPeerID) {
+                    machine.transition(to: .joined)
+                    connect(to: peerID)
+                    machine.state = .failed
+                }
+            }
+
+            """], message: "second")
+        let review = try #require(try review(repository).changeReview)
+        let state = try #require(review.answers.first { $0.question == .stateMachine }?.evidence.first)
+        #expect(state.sites.map(\.line) == [5, 6])
+        #expect(state.sites.first?.reason.hasPrefix("calls `transition(to:)` in `session(_:didReceive:fromPeer:)`, which handles a remote message (") == true,
+                "\(state.sites)")
+        #expect(state.sites.last?.reason.hasPrefix("opens a connection (connect) in `session(_:didReceive:fromPeer:)`") == true, "\(state.sites)")
+    }
+
     @Test func unrelatedChangesAnswerNo() throws {
         let repository = try TemporaryRepository()
         defer { repository.remove() }
@@ -346,5 +372,55 @@ enum ObjectiveCSupport {
         #expect(copy.sites.first?.reason.hasPrefix("`memcpy` copies `data.length` bytes (the length comes from ") == true)
         #expect(copy.checks == ["line 4: data == nil || ![data isKindOfClass:[NSData class]] || data.length != sizeof(_uuid)"])
         #expect(review.answers.first { $0.question == .filePath }?.isYes == false)
+    }
+
+    /// Copies and file calls beyond the FileManager and `memcpy` entries: the sink table's C file calls
+    /// (`rename`, `unlink`, `fopen`...) and bounded copies (`strncpy`, `memcpy_s`, `CFDataGetBytes`...).
+    static let inbox = """
+    @implementation Inbox
+    - (void)session:(MCSession *)session didReceiveData:(NSData *)data fromPeer:(MCPeerID *)peerID {
+        char name[64];
+        size_t length = data.length;
+        strncpy(name, data.bytes, length);
+        NSString *incoming = [[NSString alloc] initWithData:data encoding:NSUTF8StringEncoding];
+        NSString *target = [NSTemporaryDirectory() stringByAppendingPathComponent:incoming];
+        rename("/tmp/inbox.partial", target.fileSystemRepresentation);
+    }
+    @end
+
+    """
+
+    /// A Swift method named like a C function is not that function: `store.rename(item, to:)` is no file call.
+    static let renamer = """
+    import MultipeerConnectivity
+    final class Renamer: NSObject, MCSessionDelegate {
+        let store = ItemStore()
+        func session(_ session: MCSession, didReceive data: Data, fromPeer peerID: MCPeerID) {
+            let name = String(decoding: data, as: UTF8.self)
+            store.rename(store.current, to: name)
+        }
+    }
+
+    """
+
+    @Test func boundedCopiesAndCFileCallsAreAskedAbout() throws {
+        let repository = try TemporaryRepository()
+        defer { repository.remove() }
+        try repository.commit(["Inbox.m": "@implementation Inbox\n@end\n", "Renamer.swift": "import Foundation\n"], message: "first")
+        try repository.commit(["Inbox.m": Self.inbox, "Renamer.swift": Self.renamer], message: "second")
+        var options = ScanOptions(paths: [repository.root.path])
+        options.cacheDirectory = nil
+        let result = try ChangeReviewer.review(base: "HEAD~1", options: options).result
+        let review = try #require(result.changeReview)
+        let copy = try #require(review.answers.first { $0.question == .memoryCopy }?.evidence.first)
+        #expect(copy.sites.map(\.line) == [5])
+        #expect(copy.sites.first?.reason == "`strncpy` copies `length` bytes (the length comes from the data a nearby peer sent (MCSession didReceive data)).")
+        let files = try #require(review.answers.first { $0.question == .filePath }?.evidence)
+        #expect(files.map(\.path) == ["Inbox.m"])
+        #expect(files.first?.sites.map(\.line) == [8])
+        #expect(files.first?.sites.first?.reason == "`rename` writes to `target.fileSystemRepresentation`, which comes from the data a nearby peer sent (MCSession didReceive data).")
+        // The rules report both: the copy into the fixed-size buffer, the path.
+        #expect(result.findings.map { "\($0.ruleId) \($0.location.path):\($0.location.line)" }.sorted()
+                == ["MOAT-CODE-301 Inbox.m:8", "MOAT-CODE-304 Inbox.m:5"])
     }
 }

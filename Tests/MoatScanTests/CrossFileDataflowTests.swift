@@ -1,32 +1,14 @@
 import Foundation
 import Testing
+import MoatTestSupport
 import MoatCore
 @testable import MoatScan
 
 /// Dataflow across files, through the whole scanner: values passed to functions of other files, return
 /// summaries of helpers in other files, JSExport protocols declared in headers, the cache.
 struct CrossFileDataflowTests {
-    static let handler = """
-    class SceneDelegate: UIResponder, UIWindowSceneDelegate {
-        let importer = FileImporter()
-
-        func scene(_ scene: UIScene, openURLContexts URLContexts: Set<UIOpenURLContext>) {
-            guard let url = URLContexts.first?.url,
-                  let name = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value else { return }
-            let stored = NameCleaner.clean(name)
-            importer.importFile(named: stored, contents: Data())
-        }
-    }
-    """
-    static let importer = """
-    final class FileImporter {
-        func importFile(named name: String, contents: Data) {
-            let folder = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
-            let destination = folder.appendingPathComponent(name)
-            try? contents.write(to: destination)
-        }
-    }
-    """
+    static let handler = CrossFileFixtures.handler(cleaner: "NameCleaner.clean")
+    static let importer = CrossFileFixtures.importer
     static let safeCleaner = """
     enum NameCleaner {
         static func clean(_ raw: String) -> String {

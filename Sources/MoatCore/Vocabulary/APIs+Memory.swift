@@ -9,6 +9,23 @@ extension APIs {
     /// C string copies to a terminator, with no length bound `(destination, source)`.
     public static let stringCopyC = API("strcpy", cFunctions: ["strcpy", "strcat"])
 
+    /// Bounded C string and wide-character copies `(destination, source, length)`.
+    public static let boundedCopyC = API("strncpy", cFunctions: ["strncpy", "strlcpy", "strncat", "strlcat", "wcsncpy", "wmemcpy"])
+
+    /// C11 Annex K copies `(destination, destinationSize, source, count)`: bounded by the destination size.
+    public static let checkedMemoryCopyC = API("memcpy_s", cFunctions: ["memcpy_s", "memmove_s"])
+
+    /// The BSD copy `(source, destination, length)`.
+    public static let byteCopyC = API("bcopy", cFunctions: ["bcopy"])
+
+    /// Core Foundation's copy of a range of a `CFData` into a buffer `(data, range, buffer)`.
+    public static let cfDataGetBytes = API("CFDataGetBytes", cFunctions: ["CFDataGetBytes"])
+
+    /// Typed pointer copies of a count of elements.
+    public static let pointerCopy = API(
+        "UnsafeMutablePointer.initialize(from:count:)", classes: ["UnsafeMutablePointer"],
+        swift: ["initialize(from:count:)", "moveInitialize(from:count:)", "update(from:count:)", "assign(from:count:)"])
+
     /// `NSData`'s copy of its bytes into a buffer.
     public static let dataGetBytes = API(
         "NSData.getBytes(_:length:)", classes: ["NSData", "Data"], swift: ["getBytes(_:length:)"], selectors: ["getBytes:length:"])
@@ -66,7 +83,7 @@ extension APIs {
 
     /// The APIs of this file, for `APIs.all`.
     static let memory: [API] = [
-        memoryCopyC, stringCopyC, dataGetBytes, dataCopyBytes, rawMemoryCopy, stringFromCharacters, allocationC, reallocationC,
+        memoryCopyC, stringCopyC, boundedCopyC, checkedMemoryCopyC, byteCopyC, cfDataGetBytes, pointerCopy, dataGetBytes, dataCopyBytes, rawMemoryCopy, stringFromCharacters, allocationC, reallocationC,
         arrayAllocationC, pointerAllocation, dataWithLength, dataFromBytes, predicateFormat, sqliteStatement,
     ]
 }

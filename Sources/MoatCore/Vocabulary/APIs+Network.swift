@@ -8,6 +8,11 @@ extension APIs {
         swift: ["receive(minimumIncompleteLength:maximumLength:completion:)", "receiveMessage(completion:)"],
         cFunctions: ["nw_connection_receive", "nw_connection_receive_message"])
 
+    /// A network connection created to an endpoint (Swift and C).
+    public static let connectionCreation = API(
+        "NWConnection(host:port:using:)", classes: ["NWConnection"], swift: ["NWConnection(host:port:using:)", "NWConnection(to:using:)"],
+        cFunctions: ["nw_connection_create"])
+
     /// A message received on a WebSocket task, by completion handler.
     public static let webSocketReceiveCallback = API(
         "URLSessionWebSocketTask.receive(completionHandler:)", classes: ["URLSessionWebSocketTask", "NSURLSessionWebSocketTask"],
@@ -79,7 +84,7 @@ extension APIs {
 
     /// The APIs of this file, for `APIs.all`.
     static let network: [API] = [
-        connectionReceive, webSocketReceiveCallback, webSocketReceive, sessionDataTask, sessionDownloadTask, sessionData, sessionDownload,
+        connectionCreation, connectionReceive, webSocketReceiveCallback, webSocketReceive, sessionDataTask, sessionDownloadTask, sessionData, sessionDownload,
         sessionDataDelegateReceipt, connectionDataDelegateReceipt, responseSuggestedFilename, contentsOfURL, inputStreamFromURL,
         decodableDecode,
     ]

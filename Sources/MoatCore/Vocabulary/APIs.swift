@@ -76,6 +76,16 @@ public enum APIs {
     /// The deprecated trust evaluation (iOS 13): two results, often only one checked.
     public static let secTrustEvaluateLegacy = API("SecTrustEvaluate", cFunctions: ["SecTrustEvaluate"])
 
+    /// The trust evaluation that returns one Boolean (iOS 12).
+    public static let secTrustEvaluateWithError = API("SecTrustEvaluateWithError", cFunctions: ["SecTrustEvaluateWithError"])
+
+    /// The asynchronous trust evaluations, which hand the result to a block.
+    public static let secTrustEvaluateAsync = API(
+        "SecTrustEvaluateAsyncWithError", cFunctions: ["SecTrustEvaluateAsyncWithError", "SecTrustEvaluateAsync"])
+
+    /// Every call that evaluates a trust.
+    public static let trustEvaluations: [API] = [secTrustEvaluateLegacy, secTrustEvaluateWithError, secTrustEvaluateAsync]
+
     // MARK: Web views
 
     /// A script message handler registered on a `WKUserContentController` (Swift `add(_:name:)` is matched
@@ -116,7 +126,7 @@ public enum APIs {
     public static let userScriptCreation = API(
         "WKUserScript(source:injectionTime:forMainFrameOnly:)", classes: ["WKUserScript"],
         swift: ["WKUserScript(source:injectionTime:forMainFrameOnly:)", "WKUserScript(source:injectionTime:forMainFrameOnly:in:)"],
-        selectors: ["initWithSource:injectionTime:forMainFrameOnly:"])
+        selectors: ["initWithSource:injectionTime:forMainFrameOnly:", "initWithSource:injectionTime:forMainFrameOnly:inContentWorld:"])
 
     /// A web view's load of a request.
     public static let webViewLoadRequest = API(
@@ -151,7 +161,7 @@ public enum APIs {
     public static let all: [API] = [
         keyedUnarchiverLegacy, keyedUnarchiverLegacyInit, keyedUnarchiverSecureInit, keyedUnarchiverSecure, coderDecodeObject,
         classLookup, jsonSerializationRead, propertyListSerializationRead, xmlParserInit, xmlResolveExternalEntities,
-        secTrustEvaluateLegacy, scriptMessageHandlerRegistration, webViewJavaScriptEvaluation, uiWebViewJavaScriptEvaluation,
+        secTrustEvaluateLegacy, secTrustEvaluateWithError, secTrustEvaluateAsync, scriptMessageHandlerRegistration, webViewJavaScriptEvaluation, uiWebViewJavaScriptEvaluation,
         userScriptAddition, uiWebView, javaScriptContextEvaluation, userScriptCreation, webViewLoadRequest, webViewLoadData,
         webViewLoadFileURL, webViewLoadHTML, applicationOpenURL, openURLAction,
     ]

@@ -264,16 +264,18 @@ struct PlanBuilder {
             return
         }
         // A block or object placed in a JSContext: what the page is given shows in the subscript setter.
-        labels.append(hook(.method(className: "JSContext", isSwift: false, selector: "setObject:forKeyedSubscript:", isClassMethod: false),
+        labels.append(hook(.method(className: APIs.javaScriptContextStore.classes[0], isSwift: false, selector: APIs.javaScriptContextStore.selectors[0],
+                                   isClassMethod: false),
                            .webBridges, origins: origins))
         manual.append(.init(title: "Blocks given to JSContext have no symbol of their own", symbol: "-[JSContext setObject:forKeyedSubscript:]",
                             location: entry.location,
                             detail: "The JSContext hook shows the name and the block; to trace the block, hook its `invoke` pointer (`new ObjC.Block(ptr).implementation`)."))
     }
 
+    /// The loads and script evaluations hooked per web view class (the vocabulary's first selector of each).
     static let webViewSelectors: [String: [String]] = [
-        "WKWebView": ["loadRequest:", "loadFileURL:allowingReadAccessToURL:", "loadHTMLString:baseURL:", "evaluateJavaScript:completionHandler:"],
-        "UIWebView": ["loadRequest:", "loadHTMLString:baseURL:", "stringByEvaluatingJavaScriptFromString:"],
+        "WKWebView": [APIs.webViewLoadRequest, APIs.webViewLoadFileURL, APIs.webViewLoadHTML, APIs.webViewJavaScriptEvaluation].map { $0.selectors[0] },
+        APIs.uiWebView.classes[0]: [APIs.webViewLoadRequest, APIs.webViewLoadHTML, APIs.uiWebViewJavaScriptEvaluation].map { $0.selectors[0] },
     ]
 
     mutating func webView(_ entry: AttackSurface.Entry, origins: [String], labels: inout [String]) {

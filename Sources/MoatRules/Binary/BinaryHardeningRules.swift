@@ -4,7 +4,7 @@ import MoatFormats
 public struct BinaryNotPIERule: BinaryRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-401", slug: "binary-not-pie", title: "Executable built without PIE",
-        kind: .binary, severity: .medium, confidence: .high, evidence: .configuration, cwe: [693],
+        severity: .medium, confidence: .high, evidence: .configuration, cwe: [693],
         masvs: ["MASVS-CODE-4"], mastg: ["MASTG-TEST-0087"],
         rationale: "A position-independent executable (`MH_PIE`) is loaded at a random address, so address space layout randomization covers the app's own code and an exploit cannot rely on fixed addresses. Every current Apple toolchain links iOS executables as PIE; an executable without the flag was built with an obsolete toolchain or `-no_pie`, or was modified after linking. Only executables are judged: libraries and frameworks are always position-independent and do not carry the flag.",
         fix: "Link without `-no_pie` (remove it from Other Linker Flags) with a current Xcode; `Generate Position-Dependent Executable` must be No.",
@@ -36,7 +36,7 @@ public struct BinaryNotPIERule: BinaryRule {
 public struct MissingStackCanariesRule: BinaryRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-402", slug: "binary-without-stack-canaries", title: "C or Objective-C code without stack canaries",
-        kind: .binary, severity: .low, confidence: .low, evidence: .configuration, cwe: [121, 693],
+        severity: .low, confidence: .low, evidence: .configuration, cwe: [121, 693],
         masvs: ["MASVS-CODE-4"], mastg: ["MASTG-TEST-0087"],
         rationale: "With `-fstack-protector` the compiler puts a canary between a function's local buffers and its return address and calls `__stack_chk_fail` when an overflow changed it, turning a stack buffer overflow into a crash instead of code execution. A binary that imports neither `___stack_chk_fail` nor `___stack_chk_guard` has no protected function. Swift code does not use canaries (its arrays and strings are bounds-checked), so a binary with only Swift code is never reported; mixed Swift and Objective-C binaries are judged on their Objective-C part. The compiler only protects functions with local arrays, so a small binary may have none without the option being off: binaries with less than 16 KiB of code are not judged, and the finding has low confidence, medium for a binary of 256 KiB of code or more without Swift.",
         fix: "Build C and Objective-C code with the default stack protection: remove `-fno-stack-protector` from Other C Flags (or use `-fstack-protector-strong`), and rebuild third-party libraries the same way.",
@@ -97,7 +97,7 @@ public struct MissingStackCanariesRule: BinaryRule {
 public struct ObjectiveCWithoutARCRule: BinaryRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-403", slug: "objc-binary-without-arc", title: "Objective-C binary without Automatic Reference Counting",
-        kind: .binary, severity: .low, confidence: .low, evidence: .configuration, cwe: [416, 401],
+        severity: .low, confidence: .low, evidence: .configuration, cwe: [416, 401],
         masvs: ["MASVS-CODE-4"], mastg: ["MASTG-TEST-0087"],
         rationale: "Automatic Reference Counting inserts retains and releases for the programmer; code built with manual reference counting gets them wrong sooner or later, and an over-release is a use-after-free. ARC code imports the runtime's `objc_retain*`, `objc_release*`, `objc_storeStrong` or `objc_autoreleaseReturnValue` entry points. An Objective-C binary (it defines Objective-C classes) that imports none of them was most likely built with `-fno-objc-arc`. Recent compilers turn manual `retain`/`release` messages into the same runtime calls, so manual code can also look like ARC (a miss, never a false report), and binaries with Swift code are not judged because Swift's own retains hide the Objective-C part.",
         fix: "Enable Objective-C Automatic Reference Counting (`CLANG_ENABLE_OBJC_ARC = YES`) and remove `-fno-objc-arc` from per-file compiler flags, converting the code with Edit ▸ Convert ▸ To Objective-C ARC.",

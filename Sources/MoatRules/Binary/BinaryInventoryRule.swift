@@ -5,7 +5,7 @@ import MoatFormats
 public struct BinaryInventoryRule: BinaryRule {
     public static let description = RuleDescription(
         id: "MOAT-RES-401", slug: "binary-inventory", title: "Binary facts: architecture, platform, encryption, signature",
-        kind: .binary, severity: .info, confidence: .high, cwe: [693],
+        severity: .info, confidence: .high, cwe: [693],
         masvs: ["MASVS-RESILIENCE-3"], mastg: ["MASTG-TEST-0081", "MASTG-TEST-0087"],
         rationale: "What the binary is, as a reviewer needs it before reading other findings: its architectures, the platform and minimum OS it was built for, whether it holds Swift and Objective-C code, how many symbols it imports, its code signature, and its FairPlay encryption state. An App Store binary is encrypted on the device (`cryptid` 1): its code and strings cannot be read, so string and selector checks see nothing until it is decrypted. `cryptid` 0 is normal for development, ad-hoc and enterprise builds, for builds before App Store processing, and for decrypted dumps of App Store apps; it is reported, not judged.",
         fix: "Nothing to fix: this is an inventory entry. Scan a decrypted copy when the binary is encrypted.",

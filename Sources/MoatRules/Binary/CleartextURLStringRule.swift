@@ -4,7 +4,7 @@ import MoatFormats
 public struct CleartextURLStringRule: BinaryRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-401", slug: "cleartext-url-in-binary", title: "Cleartext http:// endpoint in a binary",
-        kind: .binary, severity: .low, confidence: .low, evidence: .configuration, cwe: [319],
+        severity: .low, confidence: .low, evidence: .configuration, cwe: [319],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0065"],
         rationale: "An `http://` URL among a binary's strings is an endpoint the code may contact without TLS, where anyone on the network can read and change the traffic. Whether it is used is not visible in the binary, so the app's App Transport Security settings decide how much it matters: when they allow cleartext to that host (`NSAllowsArbitraryLoads`, or an exception domain with `NSExceptionAllowsInsecureHTTPLoads`), a request would go out in clear (medium severity); when ATS blocks it, only code that bypasses ATS (sockets, Network.framework) could use it (low). XML namespaces and DTD identifiers (`http://www.w3.org/...`, `http://www.apple.com/DTDs/...`, `http://ns.adobe.com/...`), documentation domains (`example.com`), certificate revocation (OCSP, CRL) URLs, which carry signed data, and URLs whose host is a format placeholder are not endpoints and are skipped; local addresses (`localhost`, `127.0.0.1`, `.local`) are reported as info.",
         fix: "Use `https://` for the endpoint; remove App Transport Security exceptions that allow cleartext, and drop test URLs from release builds.",

@@ -4,7 +4,7 @@ import MoatFormats
 public struct EmbeddedFrameworkInventoryRule: BinaryRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-405", slug: "embedded-framework-inventory", title: "Framework or library embedded in the app",
-        kind: .binary, severity: .info, confidence: .high, cwe: [1104],
+        severity: .info, confidence: .high, cwe: [1104],
         masvs: ["MASVS-CODE-3"], mastg: ["MASTG-TEST-0085"],
         rationale: "Every framework and dynamic library shipped in the app runs with the app's privileges and data. Listing them with their versions (`CFBundleShortVersionString`, else `CFBundleVersion`) lets a reviewer check them against known vulnerabilities and licences, and spot libraries nobody meant to ship. The Swift runtime libraries Xcode embeds for old iOS versions are Apple's and are not listed.",
         fix: "Nothing to fix: this is an inventory entry. Keep third-party frameworks up to date, and remove the ones the app no longer uses.",

@@ -7,7 +7,7 @@ import MoatFormats
 public struct UnsafeCStringFunctionRule: BinaryRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-404", slug: "unsafe-c-string-function", title: "Unbounded C string function imported",
-        kind: .binary, severity: .low, confidence: .medium, evidence: .configuration, cwe: [676, 120],
+        severity: .low, confidence: .medium, evidence: .configuration, cwe: [676, 120],
         masvs: ["MASVS-CODE-4"], mastg: ["MASTG-TEST-0086"],
         rationale: "`strcpy`, `strcat`, `sprintf` and `vsprintf` write as many bytes as the input holds, whatever the size of the destination; `gets` reads a whole line into a buffer of unknown size and cannot be used safely at all. With the size known at compile time, clang's fortify checks replace them by `__strcpy_chk` and friends; an import of the plain function means at least one call copies without a bound. Whether the input can be longer than the buffer is not visible in the binary, so this is a prompt to review the calls.",
         fix: "Use the bounded forms with the destination size: `strlcpy`, `strlcat`, `snprintf`, `vsnprintf`, and `fgets` instead of `gets` (or Swift strings and `Data`).",
@@ -50,7 +50,7 @@ public struct UnsafeCStringFunctionRule: BinaryRule {
 public struct InsecureRandomImportRule: BinaryRule {
     public static let description = RuleDescription(
         id: "MOAT-CRYP-403", slug: "insecure-random-imported", title: "Predictable C random number generator imported",
-        kind: .binary, severity: .low, confidence: .low, cwe: [338],
+        severity: .low, confidence: .low, cwe: [338],
         masvs: ["MASVS-CRYPTO-1"], mastg: ["MASTG-TEST-0063"],
         rationale: "`rand`, `random` and their seeding functions `srand` and `srandom` are linear generators: a few outputs reveal the sequence, and seeded with the time they are guessable. They are fine for shuffling a playlist and wrong for tokens, nonces, keys or passwords. Which use the binary makes is not visible, hence the low confidence. `arc4random`, `arc4random_buf` and `SecRandomCopyBytes` are cryptographically secure and are not reported.",
         fix: "Use `SecRandomCopyBytes`, `arc4random_buf`/`arc4random_uniform`, or Swift's `SystemRandomNumberGenerator` (the default for `Int.random(in:)`) for anything security-relevant.",
@@ -82,7 +82,7 @@ public struct InsecureRandomImportRule: BinaryRule {
 public struct WeakHashImportRule: BinaryRule {
     public static let description = RuleDescription(
         id: "MOAT-CRYP-401", slug: "weak-hash-imported", title: "MD5 or SHA-1 from CommonCrypto imported",
-        kind: .binary, severity: .medium, confidence: .low, cwe: [328, 327],
+        severity: .medium, confidence: .low, cwe: [328, 327],
         masvs: ["MASVS-CRYPTO-1"], mastg: ["MASTG-TEST-0061"],
         rationale: "MD2, MD4, MD5 and SHA-1 are broken for collision resistance: two inputs with the same digest can be forged, so they must not protect integrity, signatures or passwords. They remain acceptable for non-security checksums, cache keys and protocols that mandate them (the WebSocket handshake uses SHA-1), and the purpose is not visible in a binary: the finding has low confidence. CryptoKit's `Insecure.MD5` is Swift and is not matched here.",
         fix: "Use SHA-256 or stronger (`CC_SHA256`, CryptoKit `SHA256`) for integrity, HMAC-SHA256 for authentication, and a password hash (PBKDF2 with many rounds, scrypt, Argon2) for passwords.",
@@ -120,7 +120,7 @@ public struct WeakHashImportRule: BinaryRule {
 public struct CommonCryptoCipherInventoryRule: BinaryRule {
     public static let description = RuleDescription(
         id: "MOAT-CRYP-402", slug: "commoncrypto-cipher-inventory", title: "CommonCrypto symmetric cipher used",
-        kind: .binary, severity: .info, confidence: .high, cwe: [327],
+        severity: .info, confidence: .high, cwe: [327],
         masvs: ["MASVS-CRYPTO-1"], mastg: ["MASTG-TEST-0061"],
         rationale: "`CCCrypt` and the `CCCryptor` functions take the algorithm (`kCCAlgorithmAES`, `kCCAlgorithmDES`, `kCCAlgorithm3DES`, `kCCAlgorithmRC4`...), the mode options (`kCCOptionECBMode`) and the IV as run-time arguments. They are constants compiled into the calls, not imported symbols, so a binary does not show whether DES, RC4, ECB mode or a fixed IV is used: the import is listed so the calls get reviewed (in source, Moat's code rules check the arguments).",
         fix: "Review each call: AES in an authenticated mode (CryptoKit `AES.GCM` or `ChaChaPoly`) with a random nonce, never DES, 3DES, RC4 or ECB mode, and keys from the Keychain rather than the binary.",

@@ -70,7 +70,7 @@ enum ProfileText {
 public struct ProvisioningProfileInventoryRule: BinaryRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-402", slug: "provisioning-profile-inventory", title: "Provisioning profile of a built app",
-        kind: .binary, severity: .info, confidence: .high, cwe: [489],
+        severity: .info, confidence: .high, cwe: [489],
         masvs: ["MASVS-RESILIENCE-2"], mastg: ["MASTG-TEST-0081"],
         rationale: "The embedded provisioning profile says how the build may be distributed and run: development (a debugger may attach, on listed devices), ad-hoc (listed devices), enterprise (any device, outside the App Store) or App Store. Its team, expiry and device count tell a reviewer whether the artifact is the build they think it is.",
         fix: "Nothing to fix: this is an inventory entry. Check that release artifacts carry an App Store, ad-hoc or enterprise profile of the expected team.",
@@ -108,7 +108,7 @@ public struct ProvisioningProfileInventoryRule: BinaryRule {
 public struct ExpiredProvisioningProfileRule: BinaryRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-403", slug: "provisioning-profile-expired", title: "Provisioning profile has expired",
-        kind: .binary, severity: .low, confidence: .high, evidence: .configuration, cwe: [672],
+        severity: .low, confidence: .high, evidence: .configuration, cwe: [672],
         masvs: ["MASVS-RESILIENCE-2"], mastg: ["MASTG-TEST-0081"],
         rationale: "iOS stops launching development, ad-hoc and enterprise builds once their embedded profile expires, and App Store Connect refuses uploads signed with an expired profile. An expired profile in an artifact means it is stale: it is not the build users run, or it is about to stop working for testers.",
         fix: "Renew the profile in the developer account (or let Xcode manage signing) and re-sign or rebuild the app.",
@@ -141,7 +141,7 @@ public struct ExpiredProvisioningProfileRule: BinaryRule {
 public struct DevelopmentProfileInReleaseRule: BinaryRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-404", slug: "development-profile-in-release-build", title: "Release build signed with a development profile",
-        kind: .binary, severity: .medium, confidence: .medium, evidence: .configuration, cwe: [489],
+        severity: .medium, confidence: .medium, evidence: .configuration, cwe: [489],
         masvs: ["MASVS-RESILIENCE-4"], mastg: ["MASTG-TEST-0082", "MASTG-TEST-0081"],
         rationale: "A development profile grants `get-task-allow`: a debugger can attach to the app, read its memory and change its behaviour. That is expected of a Debug build, but this build looks like a release: it was built for devices, its executable is stripped of local symbols (Xcode strips only when installing or archiving), and it has no debug dylib. Such a build shared with testers or customers is debuggable on every provisioned device. An `.xcarchive` is normally signed for development and re-signed on export, so archives are not reported.",
         fix: "Export or re-sign release builds with an ad-hoc, enterprise or App Store distribution profile (Xcode Organizer ▸ Distribute App), which drops get-task-allow.",
@@ -189,7 +189,7 @@ public struct DevelopmentProfileInReleaseRule: BinaryRule {
 public struct EntitlementNotInProfileRule: BinaryRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-401", slug: "entitlement-not-in-profile", title: "Signed entitlement not granted by the provisioning profile",
-        kind: .binary, severity: .medium, confidence: .medium, evidence: .configuration, cwe: [347, 250],
+        severity: .medium, confidence: .medium, evidence: .configuration, cwe: [347, 250],
         masvs: ["MASVS-RESILIENCE-2"], mastg: ["MASTG-TEST-0081"],
         rationale: "iOS launches an app only when every entitlement in its code signature is granted by its embedded provisioning profile (the profile's values may end in `*`, which matches any suffix: `ABCDE12345.*`). An executable signed with an entitlement or a value its profile does not grant was re-signed with a different profile, tampered with, or built with entitlements the team is not allowed: it will not run as shipped, or it runs only on jailbroken devices.",
         fix: "Enable the capability for the App ID in the developer account and regenerate the profile, or remove the entitlement from the target's entitlements file; then sign again.",

@@ -6,7 +6,7 @@ import MoatSyntax
 public struct BufferLengthRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-304", slug: "unchecked-buffer-length", title: "Untrusted data copied without a length check",
-        kind: .source, severity: .high, confidence: .high, evidence: .dataflow, cwe: [120, 787, 125],
+        severity: .high, confidence: .high, evidence: .dataflow, cwe: [120, 787, 125],
         masvs: ["MASVS-CODE-4"], mastg: ["MASTG-TEST-0086"],
         rationale: "A field of a CloudKit record, a network message or a peer's data has whatever length the sender chose. Copying it into a fixed-size variable with its own length (`memcpy(&_uuid, data.bytes, data.length)`) writes past the variable; copying the variable's size from a shorter buffer reads past the buffer; reading `count` characters from a buffer whose length was never compared with `count` reads past it. Each is memory corruption an attacker controls.",
         fix: "Before the copy, check that the value has the expected type and exactly the destination's size: `if (![data isKindOfClass:[NSData class]] || data.length != sizeof(_uuid)) return NO;` / `guard let data = record[\"uuid\"] as? Data, data.count == MemoryLayout<uuid_t>.size else { return false }`.",
@@ -150,6 +150,9 @@ public struct BufferLengthRule: SourceRule {
     public init() {}
 
     static let unbounded: Set<TaintCheck> = [.upperBounded, .allowlisted, .validated]
+    /// Copies that fill the whole destination from the source (by its size, or to the terminator): a
+    /// source shorter than the destination is read past its end.
+    static let sourceFillingCopies = Set(APIs.memoryCopyC.cFunctions + APIs.stringCopyC.cFunctions)
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
@@ -169,12 +172,12 @@ public struct BufferLengthRule: SourceRule {
                 let length = CodeText.of(flow.arguments[.length], in: file)
                 return (taint, "\(flow.calledName) copies `\(length)` bytes, a length set by \(source.description), into the fixed-size `\(destination)`, and nothing checks \(typeAndLength(taint, file)) first: a longer value writes past `\(destination)`.")
             }
-            guard flow.taints(.length).isEmpty, ["memcpy", "memmove", "__builtin_memcpy", "__builtin_memmove", "strcpy", "strcat"].contains(flow.calledName)
-                || flow.calledName.hasPrefix("copyMemory") else { return nil }
+            guard flow.taints(.length).isEmpty, Self.sourceFillingCopies.contains(flow.calledName)
+                || APIs.rawMemoryCopy.swiftBaseNames.contains(where: flow.calledName.hasPrefix) else { return nil }
             if let taint = flow.taints(.source).first(where: { $0.checks.isDisjoint(with: Self.unbounded.union([.lowerBounded])) }),
                let source = taint.source {
                 let buffer = CodeText.of(flow.arguments[.source], in: file)
-                if flow.calledName == "strcpy" || flow.calledName == "strcat" {
+                if APIs.stringCopyC.cFunctions.contains(flow.calledName) {
                     return (taint, "\(flow.calledName) copies `\(buffer)`, \(source.description), up to its terminating NUL into the fixed-size `\(destination)`, and nothing checks its length first: a longer string writes past `\(destination)`.")
                 }
                 return (taint, "\(flow.calledName) fills the fixed-size `\(destination)` from `\(buffer)`, \(source.description), and nothing checks that the value is at least that long: a shorter value is read past its end.")
@@ -193,16 +196,20 @@ public struct BufferLengthRule: SourceRule {
         }
     }
 
-    /// Allocations whose size argument is the size of the buffer they return (`malloc(n)`,
-    /// `UnsafeMutablePointer<T>.allocate(capacity: n)`, `[NSMutableData dataWithLength:n]`).
-    static let allocations: [String: (label: String?, index: Int)] = [
-        "malloc": (nil, 0), "allocate": ("capacity", 0), "dataWithLength:": (nil, 0), "initWithLength:": (nil, 0),
-    ]
+    /// Allocations whose first argument (or `capacity:`) is the size of the buffer they return: C
+    /// `malloc` and its kind, `UnsafeMutablePointer<T>.allocate(capacity:)`, `[NSMutableData dataWithLength:n]`.
+    static let allocations: [String: (label: String?, index: Int)] = {
+        var result: [String: (label: String?, index: Int)] = [:]
+        for name in APIs.allocationC.cFunctions { result[name] = (nil, 0) }
+        for selector in APIs.dataWithLength.selectors where selector.hasSuffix("Length:") { result[selector] = (nil, 0) }
+        result["allocate"] = ("capacity", 0)
+        return result
+    }()
 
     /// A copy into a heap buffer allocated with one size and given an untrusted length that is another
     /// value (`buf = malloc(header->size); memcpy(buf, src, header->length)`), with no check of the length.
     private func heapSizeMismatch(_ flow: TaintFlow, _ file: CodeFile) -> (Taint, String)? {
-        guard ["memcpy", "memmove", "__builtin_memcpy", "__builtin_memmove"].contains(flow.calledName),
+        guard APIs.memoryCopyC.cFunctions.contains(flow.calledName),
               let destination = flow.arguments[.destination], let length = flow.arguments[.length],
               let taint = flow.taints(.length).first(where: { $0.checks.isDisjoint(with: Self.unbounded) }), let source = taint.source,
               let size = Self.allocationSize(of: destination, in: file, before: flow.range) else { return nil }

@@ -6,7 +6,7 @@ import MoatSyntax
 public struct DeserializationAllowlistRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-303", slug: "unbounded-class-allowlist", title: "Class allowlist built from input or from every class",
-        kind: .source, severity: .high, confidence: .high, evidence: .dataflow, cwe: [502, 470],
+        severity: .high, confidence: .high, evidence: .dataflow, cwe: [502, 470],
         masvs: ["MASVS-CODE-4"], mastg: ["MASTG-TEST-0079"],
         rationale: "Secure coding only helps when the set of allowed classes is fixed by the app. A class looked up by a name the data provides (`NSClassFromString`), a set filled from `objc_copyClassList` without a protocol filter, or a set that contains `NSObject` lets a crafted archive or message create objects of any class the process has loaded, the first step of object-injection attacks.",
         fix: "Build the allowed classes from an explicit rule: a fixed list, or only the classes that conform to a marker protocol (`class_conformsToProtocol(cls, @protocol(MyDecodable))`). Check a looked-up class against that rule before using it, and never put `NSObject` in the set.",

@@ -5,7 +5,7 @@ public struct InsecureCodingClassRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-201", slug: "nscoding-without-secure-coding",
         title: "Archived class does not use secure coding",
-        kind: .source, severity: .low, confidence: .low, cwe: [502],
+        severity: .low, confidence: .low, cwe: [502],
         masvs: ["MASVS-CODE-4"], mastg: ["MASTG-TEST-0079"],
         rationale: "A class that adopts NSCoding but not NSSecureCoding can only be decoded with secure coding off, where the archive chooses which classes are instantiated (object substitution). A class that does claim secure coding but decodes its fields with `decodeObject(forKey:)` does not say which class each field must be, so the check degrades to whatever the top-level call allowed. The class alone is hardening, not a weakness: the weakness is a decode with secure coding off, which MOAT-CODE-001 and MOAT-CODE-202 report where it happens; hence low.",
         fix: "Adopt NSSecureCoding (`static var supportsSecureCoding: Bool { true }`) and decode every object field with `decodeObject(of:forKey:)` / `decodeObjectOfClass:forKey:` naming its exact class; decode with `unarchivedObject(ofClass:from:)`. For Swift-only types, prefer Codable.",

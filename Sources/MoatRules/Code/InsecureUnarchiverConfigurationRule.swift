@@ -5,7 +5,7 @@ public struct InsecureUnarchiverConfigurationRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-202", slug: "unarchiver-secure-coding-weakened",
         title: "Unarchiver accepts any class",
-        kind: .source, severity: .medium, confidence: .low, evidence: .configuration, cwe: [502],
+        severity: .medium, confidence: .low, evidence: .configuration, cwe: [502],
         masvs: ["MASVS-CODE-4"], mastg: ["MASTG-TEST-0079"],
         rationale: "Secure coding only protects a decode when it is on and the allowed classes are specific. `requiresSecureCoding = false` turns the check off; an allowed-class list containing `NSObject` accepts every secure-coding class in the process, so crafted data can still instantiate unexpected classes (object substitution, gadget chains). Whether anyone but the app can write the data is not known from the call (the app's own files are the usual case): medium with low confidence, as the severity policy asks without a dataflow path from an untrusted source.",
         fix: "Keep `requiresSecureCoding` on (the default of `init(forReadingFrom:)`) and list only the concrete classes you expect, e.g. `unarchivedObject(ofClasses: [NSArray.self, Profile.self], from: data)`.",

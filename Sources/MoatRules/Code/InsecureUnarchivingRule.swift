@@ -7,7 +7,7 @@ public struct InsecureUnarchivingRule: SourceRule {
 
     public static let description = RuleDescription(
         id: "MOAT-CODE-001", slug: "insecure-unarchiving", title: "NSKeyedUnarchiver without secure coding",
-        kind: .source, severity: .medium, confidence: .low, evidence: .configuration, cwe: [502],
+        severity: .medium, confidence: .low, evidence: .configuration, cwe: [502],
         masvs: ["MASVS-CODE-4"], mastg: ["MASTG-TEST-0079"],
         rationale: "`unarchiveObject(with:)`, `unarchiveObject(withFile:)` and `unarchiveTopLevelObjectWithData` decode whatever classes the archive names. An attacker who controls the data (a file, a message, a pasteboard) can instantiate unexpected classes: object substitution, and in the worst case code execution through gadget classes. The call alone does not say where the data comes from, and most such calls read back what the app archived itself into its own container, which no attacker writes: so the finding is medium with low confidence (severity policy: no dataflow path from an untrusted source). Untrusted data reaching a decode is the dataflow rules' to report.",
         fix: "Use `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)` or `unarchivedObject(ofClasses:from:)` with the exact classes you expect, and adopt NSSecureCoding in your own classes.",

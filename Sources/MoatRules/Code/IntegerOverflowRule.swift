@@ -6,7 +6,7 @@ import MoatSyntax
 public struct IntegerOverflowRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-305", slug: "unchecked-count-multiplication", title: "Untrusted count multiplied without an overflow check",
-        kind: .source, severity: .high, confidence: .high, evidence: .dataflow, cwe: [190, 680],
+        severity: .high, confidence: .high, evidence: .dataflow, cwe: [190, 680],
         masvs: ["MASVS-CODE-4"], mastg: ["MASTG-TEST-0086"],
         rationale: "`count * sizeof(unichar)` wraps around when the count comes from the data: a huge count gives a small product. A length check against the wrapped product passes, an allocation of the wrapped size is too small, and the code that then trusts `count` reads or writes far past the buffer. Swift's `*` traps on overflow; C's `*` and Swift's `&*` do not.",
         fix: "Multiply with an overflow check and reject the input when it overflows: `if (os_mul_overflow(count, sizeof(unichar), &byteCount) || name.length != byteCount) return NO;` / `let (byteCount, overflow) = count.multipliedReportingOverflow(by: 2); guard !overflow else { return }`. Or bound the count first.",

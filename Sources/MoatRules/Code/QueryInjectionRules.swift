@@ -9,7 +9,7 @@ private func injectable(_ taint: Taint) -> Bool {
 public struct PredicateFormatInjectionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-306", slug: "untrusted-predicate-format", title: "Untrusted data in an NSPredicate format",
-        kind: .source, severity: .medium, confidence: .high, evidence: .dataflow, cwe: [943],
+        severity: .medium, confidence: .high, evidence: .dataflow, cwe: [943],
         masvs: ["MASVS-CODE-4"], mastg: [],
         rationale: "The format string of an NSPredicate is parsed as predicate language. Input spliced into it can rewrite the query (`x' OR TRUEPREDICATE OR 'a`), read records it should not match, or use key paths and functions to reach other data or crash the app.",
         fix: "Keep the format constant and pass input as an argument: `NSPredicate(format: \"name == %@\", name)`; use `%K` for key names that come from an allowlist.",
@@ -93,7 +93,7 @@ public struct PredicateFormatInjectionRule: SourceRule {
 public struct SQLInjectionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-307", slug: "untrusted-sql-statement", title: "Untrusted data in an SQL statement",
-        kind: .source, severity: .high, confidence: .high, evidence: .dataflow, cwe: [89],
+        severity: .high, confidence: .high, evidence: .dataflow, cwe: [89],
         masvs: ["MASVS-CODE-4"], mastg: [],
         rationale: "An SQL statement built by interpolating or formatting input lets a quote in that input end the literal and append SQL: read other tables, change or delete rows, or attach another database file.",
         fix: "Keep the statement constant with `?` placeholders and bind the values with `sqlite3_bind_text`/`sqlite3_bind_int64` after `sqlite3_prepare_v2`.",

@@ -7,7 +7,7 @@ import MoatSyntax
 public struct RemoteMessageStateRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-302", slug: "remote-message-state-transition", title: "Remote message changes state without checks",
-        kind: .source, severity: .medium, confidence: .medium, evidence: .dataflow, cwe: [841, 346],
+        severity: .medium, confidence: .medium, evidence: .dataflow, cwe: [841, 346],
         masvs: ["MASVS-CODE-4", "MASVS-PLATFORM-1"], mastg: [],
         rationale: "A message from a peer, a socket or a game match is input, not an event of the app's own state machine. A handler that moves a session forward (sets its state, opens a connection) on the message alone lets a stale, replayed or forged message connect a session that is not being set up, or an uninvited device join it. Apple's session example looks the session up from the message's identifier, checks its current state and checks the sender against the invited peers before changing anything.",
         fix: "Before the transition, in one guard: look the session up by the message's identifier, compare its current state with the state this message is valid in, and check that the sender is one of its peers: `guard let session = sessionsByIdentifier[message.sessionIdentifier], session.state == .inviting, session.invitedFromIdentifiers.contains(fromID) else { return }`.",
@@ -133,13 +133,10 @@ public struct RemoteMessageStateRule: SourceRule {
 
     public init() {}
 
-    static let stateWords: Set<String> = ["state", "status", "phase", "mode"]
-    static let closingWords = ["fail", "error", "invalid", "reject", "close", "disconnect", "cancel", "idle", "none", "unknown",
-                               "denied", "declin", "abort", "timeout", "timedout", "ended", "terminat", "expired"]
     static let localObjects = ["MCSession", "GKMatch", "NWConnection", "URLSessionWebSocketTask", "MCNearbyService", "WCSession"]
 
     /// A state table's names (`peerStates`, `stateByPeer`): an entry written by subscript is a state.
-    static let stateTableWords: Set<String> = stateWords.union(["states", "statuses", "phases", "modes"])
+    static let stateTableWords: Set<String> = StateTransitions.stateWords.union(["states", "statuses", "phases", "modes"])
 
     struct Transition {
         var range: SourceRange
@@ -171,12 +168,15 @@ public struct RemoteMessageStateRule: SourceRule {
         }
     }
 
+    /// The first state change of the body (`StateTransitions`, the sink table's `.stateChange` entries)
+    /// not under a rejection.
     private func firstTransition(in body: Block, _ file: CodeFile) -> Transition? {
         var found: Transition?
         DominanceWalk.walk(body.statements) { statement, dominance in
             guard found == nil, !dominance.isRejection else { return }
-            if case .assignment(let target, "=", let value) = statement.kind, let transition = stateWrite(target, value, statement.range, file) {
-                found = Transition(range: statement.range, object: transition.object, text: transition.text, dominance: dominance)
+            if case .assignment(let target, "=", let value) = statement.kind,
+               let transition = StateTransitions.write(target, value, at: statement.range, in: file) {
+                found = Transition(range: transition.range, object: transition.object, text: transition.text, dominance: dominance)
                 return
             }
             if case .assignment(let target, "=", let value) = statement.kind, let entry = stateTableWrite(target, value, file) {
@@ -186,29 +186,12 @@ public struct RemoteMessageStateRule: SourceRule {
             }
             for expression in statement.expressions {
                 for node in expression.descendants() {
-                    guard found == nil, case .call(let callee, let arguments, let isMessageSend) = node.kind else { continue }
-                    if isMessageSend, arguments.count == 1, let name = callee.name, name.hasPrefix("set"), name.hasSuffix(":"),
-                       let property = setterProperty(name), isStateName(property), !isClosing(arguments[0].value, file) {
-                        let object = callee.receiver.flatMap(objectName)
-                        found = Transition(range: node.range, object: object,
-                                           text: "sets `\(object.map { $0 + "." } ?? "")\(property)`", dominance: dominance)
-                    } else if let opener = connectionOpener(node, callee: callee) {
-                        let object = callee.receiver.flatMap(objectName)
-                        found = Transition(range: node.range, object: object, text: "opens a connection (\(opener))", dominance: dominance)
-                    }
+                    guard found == nil, let transition = StateTransitions.call(node, in: file) else { continue }
+                    found = Transition(range: transition.range, object: transition.object, text: transition.text, dominance: dominance)
                 }
             }
         }
         return found
-    }
-
-    private func stateWrite(_ target: Expression, _ value: Expression, _ range: SourceRange, _ file: CodeFile) -> (object: String?, text: String)? {
-        guard let path = target.accessPath else { return nil }
-        let components = path.split(separator: ".").map(String.init)
-        // A status text (`status = "Received \(name)"`) is not a state machine.
-        guard let property = components.last, isStateName(property), !isClosing(value, file), !value.isStringLiteral else { return nil }
-        let object = components.count > 1 ? components.dropLast().joined(separator: ".") : nil
-        return (object, "sets `\(path)` to `\(CodeText.of(value, in: file, limit: 40))`")
     }
 
     /// `states[peerID] = .connected`, `self.sessionStates[message.sessionID] = .active`: an entry of a table
@@ -218,7 +201,7 @@ public struct RemoteMessageStateRule: SourceRule {
         guard case .subscriptAccess(let base, let arguments) = target.unwrapped.kind, let table = base.accessPath,
               let name = table.split(separator: ".").last.map(String.init),
               !Set(CamelCase.words(name).map { $0.lowercased() }).isDisjoint(with: Self.stateTableWords),
-              !isClosing(value, file), !value.isStringLiteral, !isRemoval(value) else { return nil }
+              !StateTransitions.isClosing(value, file), !value.isStringLiteral, !isRemoval(value) else { return nil }
         let key = arguments.map { CodeText.of($0.value, in: file, limit: 30) }.joined(separator: ", ")
         let object = "\(table)[\(key)]"
         var keyNames = Set<String>()
@@ -230,41 +213,6 @@ public struct RemoteMessageStateRule: SourceRule {
     private func isRemoval(_ value: Expression) -> Bool {
         if case .nilLiteral = value.unwrapped.kind { return true }
         return false
-    }
-
-    private func isStateName(_ name: String) -> Bool {
-        !Set(CamelCase.words(name).map { $0.lowercased() }).isDisjoint(with: Self.stateWords)
-    }
-
-    private func isClosing(_ value: Expression, _ file: CodeFile) -> Bool {
-        let text = file.text(value.range).lowercased()
-        return Self.closingWords.contains { text.contains($0) }
-    }
-
-    private func setterProperty(_ selector: String) -> String? {
-        let stem = selector.dropFirst(3).dropLast()
-        guard let first = stem.first else { return nil }
-        return first.lowercased() + stem.dropFirst()
-    }
-
-    private func objectName(_ receiver: Expression) -> String? {
-        guard let path = receiver.accessPath, path != "self" else { return nil }
-        return path
-    }
-
-    /// `setupSocket(to:)`, `connect(to:)`, `openConnection`, `NWConnection(host:port:using:)`.
-    private func connectionOpener(_ call: Expression, callee: Expression) -> String? {
-        guard let name = callee.baseCallName else { return nil }
-        let words = CamelCase.words(name).map { $0.lowercased() }
-        guard let first = words.first else { return nil }
-        if name == "NWConnection" || name == "nw_connection_create" { return name }
-        if words.contains("disconnect") || words.contains("close") { return nil }
-        if words.contains("socket") && !["close", "remove", "cancel", "tear", "teardown"].contains(first) { return name }
-        if first == "connect" { return name }
-        if words.contains("connection") && ["open", "start", "setup", "set", "establish", "create", "make", "accept"].contains(first) {
-            return name
-        }
-        return nil
     }
 
     private func missingChecks(_ transition: Transition, messages: Set<String>, sender: String) -> [String] {
@@ -309,7 +257,7 @@ public struct RemoteMessageStateRule: SourceRule {
             expression.descendants().contains { node in
                 guard let path = node.accessPath else { return false }
                 let components = path.split(separator: ".").map(String.init)
-                guard let last = components.last, isStateName(last) else { return false }
+                guard let last = components.last, StateTransitions.isStateName(last) else { return false }
                 let owner = components.count > 1 ? components.dropLast().joined(separator: ".") : nil
                 return owner == transition.object || (transition.object == nil && owner == nil)
             }

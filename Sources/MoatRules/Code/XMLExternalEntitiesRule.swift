@@ -4,7 +4,7 @@ import MoatSyntax
 public struct XMLExternalEntitiesRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CODE-002", slug: "xml-external-entities", title: "XML parser resolves external entities",
-        kind: .source, severity: .high, confidence: .high, evidence: .configuration, cwe: [611],
+        severity: .high, confidence: .high, evidence: .configuration, cwe: [611],
         masvs: ["MASVS-CODE-4"], mastg: ["MASTG-TEST-0079"],
         rationale: "With external entity resolution on, a crafted XML document can make the parser read local files or fetch URLs (XXE) and return their content inside the parsed data, or exhaust memory with nested entities. The same holds for libxml2 parse options `XML_PARSE_NOENT` (substitute entities) and `XML_PARSE_DTDLOAD` (load the external DTD), `xmlSubstituteEntitiesDefault(1)` and a non-zero `xmlLoadExtDtdDefaultValue`.",
         fix: "Leave `shouldResolveExternalEntities` at its default (false). With libxml2, drop `XML_PARSE_NOENT` and `XML_PARSE_DTDLOAD` and add `XML_PARSE_NONET`. If you need DTDs, resolve only a fixed allowlist of known entities yourself.",

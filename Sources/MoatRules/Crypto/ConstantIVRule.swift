@@ -2,7 +2,8 @@ import MoatCore
 import MoatSyntax
 
 /// An IV, nonce or salt made of a literal (a byte array, a string's bytes, `Data(base64Encoded:)` of a
-/// literal) given to a cipher or key derivation: CommonCrypto `CCCrypt` / `CCCryptorCreate` (iv),
+/// literal, a buffer of one repeated byte such as the all-zero `[UInt8](repeating: 0, count: 16)` that
+/// nothing fills) given to a cipher or key derivation: CommonCrypto `CCCrypt` / `CCCryptorCreate` (iv),
 /// `CCCryptorCreateWithMode` (iv), `CCKeyDerivationPBKDF` (salt), CryptoKit `AES.GCM.Nonce(data:)` and
 /// `ChaChaPoly.Nonce(data:)`, CryptoSwift `AES(key:iv:)`, block modes (`CBC(iv:)`, `GCM(iv:)`...) and
 /// `PBKDF2`/`Scrypt(password:salt:)`. Followed like MOAT-CRYP-202's keys, through locals, globals, `let`
@@ -15,7 +16,7 @@ public struct ConstantIVRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CRYP-204", slug: "constant-iv-or-salt",
         title: "Constant IV, nonce or salt",
-        kind: .source, severity: .medium, confidence: .high, evidence: .configuration, cwe: [329, 760, 1204],
+        severity: .medium, confidence: .high, evidence: .configuration, cwe: [329, 760, 1204],
         masvs: ["MASVS-CRYPTO-1"], mastg: ["MASTG-TEST-0061"],
         rationale: "An IV or nonce must differ for every message encrypted under one key, and a salt for every password. A value written in the source is the same every time: under CBC equal plaintexts give equal ciphertexts, a reused GCM or ChaChaPoly nonce reveals the XOR of the plaintexts and lets an attacker forge messages, and a fixed salt lets one precomputed dictionary attack every user's password.",
         fix: "Generate a fresh IV or nonce for each encryption (`AES.GCM.Nonce()`, `SecRandomCopyBytes`) and send it with the ciphertext; generate a random salt per password and store it beside the derived key.",
@@ -44,6 +45,12 @@ public struct ConstantIVRule: SourceRule {
                                      CCPseudoRandomAlgorithm(kCCPRFHmacAlgSHA256), 100_000, &derived, derived.count)
             }
             let cipher = try AES(key: key, blockMode: CBC(iv: ↓"0102030405060708".bytes), padding: .pkcs7)
+            func encryptWithZeroIV(_ input: [UInt8], key: [UInt8], output: inout [UInt8]) {
+                let iv = ↓[UInt8](repeating: 0, count: kCCBlockSizeAES128)
+                var moved = 0
+                CCCrypt(CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES), CCOptions(kCCOptionPKCS7Padding), key, key.count,
+                        iv, input, input.count, &output, output.count, &moved)
+            }
             """),
             .nonTriggering("Cipher.swift", """
             import CommonCrypto
@@ -57,11 +64,18 @@ public struct ConstantIVRule: SourceRule {
                 CCCrypt(CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES), CCOptions(kCCOptionPKCS7Padding), key, key.count,
                         iv, input, input.count, &output, output.count, &moved)
             }
+            func encryptWithFilledIV(_ input: [UInt8], key: [UInt8], output: inout [UInt8]) {
+                var iv = [UInt8](repeating: 0, count: 16)
+                for index in 0..<iv.count { iv[index] = UInt8.random(in: 0...255) }
+                var moved = 0
+                CCCrypt(CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES), CCOptions(kCCOptionPKCS7Padding), key, key.count,
+                        iv, input, input.count, &output, output.count, &moved)
+            }
             func derive(_ password: String, salt: [UInt8], into derived: inout [UInt8]) {
                 CCKeyDerivationPBKDF(CCPBKDFAlgorithm(kCCPBKDF2), password, password.utf8.count, salt, salt.count,
                                      CCPseudoRandomAlgorithm(kCCPRFHmacAlgSHA256), 100_000, &derived, derived.count)
             }
-            """, note: "A nonce CryptoKit generates, an IV filled by SecRandomCopyBytes, a salt passed in."),
+            """, note: "A nonce CryptoKit generates, IVs filled by SecRandomCopyBytes or element by element, a salt passed in."),
             .triggering("Cipher.m", """
             static NSString *const kSalt = ↓@"0123456789abcdef";
             - (NSData *)deriveFrom:(NSString *)password {

@@ -9,7 +9,7 @@ public struct HardcodedCredentialFormatRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CRYP-201", slug: "hardcoded-credential",
         title: "Hard-coded private key or service credential",
-        kind: .source, severity: .high, confidence: .high, evidence: .configuration, cwe: [798, 321],
+        severity: .high, confidence: .high, evidence: .configuration, cwe: [798, 321],
         masvs: ["MASVS-CRYPTO-2", "MASVS-STORAGE-1"], mastg: ["MASTG-TEST-0062"],
         rationale: "Anything compiled into the app can be extracted from the IPA with `strings`. A private key or a service token in the binary is public: attackers sign as you, call your cloud APIs on your bill, or read your repositories and chat workspaces.",
         fix: "Revoke the credential now and remove it from the code and history. Keep server credentials on a server; give the app short-lived, user-scoped tokens; generate device keys on the device (Secure Enclave / Keychain). Restrict keys that must ship (Google API keys) to your bundle id and APIs.",

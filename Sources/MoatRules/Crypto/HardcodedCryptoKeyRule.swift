@@ -15,7 +15,7 @@ public struct HardcodedCryptoKeyRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CRYP-202", slug: "hardcoded-crypto-key",
         title: "Hard-coded encryption key or secret given to a crypto API",
-        kind: .source, severity: .high, confidence: .high, evidence: .configuration, cwe: [321, 798],
+        severity: .high, confidence: .high, evidence: .configuration, cwe: [321, 798],
         masvs: ["MASVS-CRYPTO-2"], mastg: ["MASTG-TEST-0062", "MASTG-TEST-0061"],
         rationale: "A key written in the source is the same in every copy of the app and can be read from the binary. Whatever it encrypts or authenticates (files, tokens, requests) is protected by a value every attacker already has.",
         fix: "Generate keys at run time (`SymmetricKey(size: .bits256)`, `SecKeyCreateRandomKey`, the Secure Enclave), store them in the Keychain with a `…ThisDeviceOnly` class, and derive user keys from the user's secret with a per-user random salt.",

@@ -14,7 +14,7 @@ public struct HardcodedSecretRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-CRYP-203", slug: "hardcoded-secret",
         title: "Hard-coded password, token or API secret",
-        kind: .source, severity: .medium, confidence: .low, cwe: [798, 259],
+        severity: .medium, confidence: .low, cwe: [798, 259],
         masvs: ["MASVS-STORAGE-1", "MASVS-CRYPTO-2"], mastg: ["MASTG-TEST-0062", "MASTG-TEST-0052"],
         rationale: "Secrets in the source end up in the binary, where `strings` or a disassembler reveal them, and in every copy of the app. A shared password or client secret cannot be rotated without an update and cannot tell one user from another.",
         fix: "Remove the secret from the app: authenticate users and fetch short-lived tokens from your server, keep per-user secrets in the Keychain, and rotate the leaked value.",

@@ -119,6 +119,8 @@ public struct PortableTaint: Sendable, Hashable, Codable {
     public var resetsCallerChecks: Bool
     public var members: [String]
     public var steps: [PortableStep]
+    /// The parameter's value went through a call no entry describes (`Taint.viaUnknownCall`).
+    public var viaUnknownCall: Bool? = nil
 }
 
 /// What a call looks like, for resolving it to a function of another file.
@@ -269,7 +271,8 @@ extension Taint {
         return PortableTaint(parameter: parameter, source: source, checks: checks.map(\.rawValue).sorted(),
                              latent: latent.map { $0.sorted() }, resetsCallerChecks: resetsCallerChecks,
                              members: members.sorted(),
-                             steps: parameter != nil ? [] : Self.kept(steps).map { PortableStep(location: $0.external ?? ExternalLocation(file, $0.range), message: $0.message) })
+                             steps: parameter != nil ? [] : Self.kept(steps).map { PortableStep(location: $0.external ?? ExternalLocation(file, $0.range), message: $0.message) },
+                             viaUnknownCall: viaUnknownCall ? true : nil)
     }
 
     /// The steps another file's finding shows: the first two and the last six.

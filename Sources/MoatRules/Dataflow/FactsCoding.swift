@@ -108,6 +108,7 @@ struct FactsWriter {
             writer.location(step.location)
             writer.string(step.message)
         }
+        bool(value.viaUnknownCall ?? false)
     }
 
     mutating func function(_ value: ExportedFunction) {
@@ -267,7 +268,8 @@ struct FactsReader {
         }
         return PortableTaint(parameter: parameter, source: source, checks: try strings(), latent: try optional { try $0.strings() },
                              resetsCallerChecks: try bool(), members: try strings(),
-                             steps: try list { PortableStep(location: try $0.location(), message: try $0.string()) })
+                             steps: try list { PortableStep(location: try $0.location(), message: try $0.string()) },
+                             viaUnknownCall: try bool() ? true : nil)
     }
 
     mutating func function() throws -> ExportedFunction {

@@ -150,6 +150,10 @@ public struct Taint: Sendable {
     /// The value is an object that holds the tainted value in one of its members (`account` after
     /// `account.password = pin`, `FlowKind.fillsContainer`): the object carries it, its other members do not.
     public var isContained = false
+    /// For parameter taints: the value went into a call no table entry or summary describes, as an argument,
+    /// and the result is taken to carry it (kinds that do not pass through such calls drop it when the
+    /// summary is applied: `FlowKind.passesThroughUnknownCalls`).
+    public var viaUnknownCall = false
 
     public init(origin: TaintOrigin) {
         self.origin = origin
@@ -190,11 +194,12 @@ public struct Taint: Sendable {
         var classLookup: SourceRange?
         var resets: Bool
         var contained: Bool
+        var unknownCall: Bool
     }
 
     var key: Key {
         Key(origin: origin, checks: checks, latent: latent, product: product, classLookup: classLookup, resets: resetsCallerChecks,
-            contained: isContained)
+            contained: isContained, unknownCall: viaUnknownCall)
     }
 }
 

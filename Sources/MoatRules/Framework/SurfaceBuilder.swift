@@ -653,7 +653,8 @@ struct SurfaceBuilder {
                 let sameFile = item.sameFile.map { files.contains(location.path) && $0(finding) } ?? false
                 var about = samePlace || onPath || sameKey || sameFile
                 if item.section == \AttackSurface.urlSchemes || item.entry.kind == "applinks",
-                   finding.ruleId == SurfaceTables.sensitiveURLAction, !item.entry.handlers.isEmpty {
+                   finding.ruleId == SurfaceTables.sensitiveURLAction || finding.ruleId == SurfaceTables.unvalidatedURLInput,
+                   !item.entry.handlers.isEmpty {
                     let handlerFiles = Set(item.entry.handlers.map(\.location.path))
                     about = about || handlerFiles.contains(location.path) || finding.related.contains { handlerFiles.contains($0.location.path) }
                 }
@@ -674,6 +675,10 @@ struct SurfaceBuilder {
                         validation.append("a handler performs a sensitive action without validation or confirmation (\(sensitive))")
                     } else {
                         validation.append(ran(sensitive) ? "no unvalidated sensitive action found (\(sensitive))" : "not checked (\(sensitive) did not run)")
+                    }
+                    let unvalidated = SurfaceTables.unvalidatedURLInput
+                    if ruleIds.contains(unvalidated) {
+                        validation.append("a handler stores, fetches or shows the URL's values without validating them (\(unvalidated))")
                     }
                     if ruleIds.contains(deprecated) { validation.append("deprecated handler (\(deprecated))") }
                 }

@@ -21,6 +21,7 @@ enum SurfaceTables {
     static let codingClassRules = ids([InsecureCodingClassRule.self])
     /// Rules whose findings say how URL handlers validate what they receive (the `validation` attribute).
     static let sensitiveURLAction = URLSchemeSensitiveActionRule.description.id
+    static let unvalidatedURLInput = URLHandlerUnvalidatedInputRule.description.id
     static let schemeWithoutHandler = URLSchemeWithoutHandlerRule.description.id
     static let deprecatedURLHandler = DeprecatedURLHandlerRule.description.id
     static let genericURLScheme = GenericURLSchemeRule.description.id

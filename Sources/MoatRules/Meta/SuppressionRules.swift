@@ -5,7 +5,7 @@ import MoatSyntax
 public struct SuppressionWithoutReasonRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-META-001", slug: "suppression-without-reason", title: "Inline suppression without a reason",
-        kind: .source, severity: .low, confidence: .high, cwe: [], masvs: [], mastg: [],
+        severity: .low, confidence: .high, cwe: [], masvs: [], mastg: [],
         rationale: "A suppression hides a security finding from every later scan. Without a written reason, a reviewer cannot tell a checked false positive from a silenced real issue.",
         fix: "Add the reason after two dashes: `// moat:ignore MOAT-NET-001 -- pinned test server, not shipped`.",
         examples: [
@@ -39,7 +39,7 @@ public struct SuppressionWithoutReasonRule: SourceRule {
 public struct UnusedSuppressionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-META-002", slug: "unused-suppression", title: "Inline suppression that matches no finding",
-        kind: .source, severity: .info, confidence: .high, cwe: [], masvs: [], mastg: [],
+        severity: .info, confidence: .high, cwe: [], masvs: [], mastg: [],
         rationale: "A stale suppression will silently hide the next real finding that lands on its line.",
         fix: "Remove the `moat:ignore` comment, or move it next to the finding it was meant for.",
         examples: [

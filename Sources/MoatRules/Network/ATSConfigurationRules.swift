@@ -25,7 +25,7 @@ public struct ATSLocalNetworkingRule: PropertyListRule {
 
     public static let description = RuleDescription(
         id: "MOAT-NET-101", slug: "ats-local-networking", title: "ATS allows unencrypted local network connections",
-        kind: .propertyList, severity: .info, confidence: .high, cwe: [319],
+        severity: .info, confidence: .high, cwe: [319],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0065"],
         rationale: "`NSAllowsLocalNetworking` lets the app load plain HTTP from unqualified host names, `.local` domains and IP addresses that are not public, without an ATS exception. It is the intended setting for talking to devices on the user's network (printers, cameras, IoT), so it is listed, not reported as a defect; remember that such traffic is readable by anyone on the same Wi-Fi. When it is present, iOS 10+ ignores `NSAllowsArbitraryLoads`.",
         fix: "Nothing to fix by itself. Keep sensitive data off local connections, or protect it at the application layer.",
@@ -65,7 +65,7 @@ public struct ATSForwardSecrecyDisabledRule: PropertyListRule {
 
     public static let description = RuleDescription(
         id: "MOAT-NET-102", slug: "ats-forward-secrecy-disabled", title: "ATS exception accepts cipher suites without forward secrecy",
-        kind: .propertyList, severity: .low, confidence: .high, evidence: .configuration, cwe: [326],
+        severity: .low, confidence: .high, evidence: .configuration, cwe: [326],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0066"],
         rationale: "`NSExceptionRequiresForwardSecrecy` set to false lets the connection use RSA key exchange. Without forward secrecy, anyone who records the traffic today and later obtains the server's private key can decrypt all of it. The message says when the exception also covers every subdomain (`NSIncludesSubdomains`).",
         fix: "Enable ECDHE cipher suites on the server and remove the key (ATS requires forward secrecy by default).",
@@ -119,7 +119,7 @@ public struct ATSCertificateTransparencyRule: PropertyListRule {
 
     public static let description = RuleDescription(
         id: "MOAT-NET-103", slug: "ats-certificate-transparency", title: "ATS certificate transparency setting",
-        kind: .propertyList, severity: .info, confidence: .high, cwe: [295],
+        severity: .info, confidence: .high, cwe: [295],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0067"],
         rationale: "`NSRequiresCertificateTransparency` makes ATS refuse server certificates that lack valid signed certificate timestamps, so a mis-issued certificate that was never logged publicly is rejected. It is a hardening setting worth knowing about when reviewing the network configuration, so it is listed where present (enabled or explicitly disabled).",
         fix: "Nothing to fix. Keep it enabled for domains whose certificates come from public CAs that log to CT.",
@@ -172,7 +172,7 @@ public struct ATSPinnedDomainsInventoryRule: PropertyListRule {
 
     public static let description = RuleDescription(
         id: "MOAT-NET-104", slug: "ats-pinned-domains", title: "Certificate pinning declared with NSPinnedDomains",
-        kind: .propertyList, severity: .info, confidence: .high, cwe: [295],
+        severity: .info, confidence: .high, cwe: [295],
         masvs: ["MASVS-NETWORK-2"], mastg: ["MASTG-TEST-0068"],
         rationale: "`NSPinnedDomains` (iOS 14+) is Apple's declarative identity pinning: ATS accepts a server of that domain only if its chain contains one of the listed SPKI hashes (`NSPinnedLeafIdentities` or `NSPinnedCAIdentities`). The pinned domains are listed with their hash counts, so a reviewer can check that every first-party endpoint is covered and that backup pins exist (one pin means an outage when the key rotates).",
         fix: "Nothing to fix by itself. Keep at least two pins per domain (the current key and a backup) and a plan to rotate them.",
@@ -238,7 +238,7 @@ public struct ATSPinnedInsecureDomainRule: PropertyListRule {
 
     public static let description = RuleDescription(
         id: "MOAT-NET-105", slug: "ats-pinned-domain-allows-http", title: "Pinned domain also allowed over plain HTTP",
-        kind: .propertyList, severity: .medium, confidence: .high, evidence: .configuration, cwe: [319, 295],
+        severity: .medium, confidence: .high, evidence: .configuration, cwe: [319, 295],
         masvs: ["MASVS-NETWORK-1", "MASVS-NETWORK-2"], mastg: ["MASTG-TEST-0065", "MASTG-TEST-0068"],
         rationale: "Pinning only protects TLS connections. A domain listed in `NSPinnedDomains` that an `NSExceptionDomains` entry also allows over plain HTTP (`NSExceptionAllowsInsecureHTTPLoads`) contradicts itself: an attacker who can intercept the traffic just downgrades the request to `http://`, where no certificate — pinned or not — is checked.",
         fix: "Remove the insecure HTTP exception for the pinned domain (and its parent domains with `NSIncludesSubdomains`) so that only HTTPS with the pinned keys is allowed.",

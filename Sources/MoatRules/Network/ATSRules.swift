@@ -26,7 +26,7 @@ public struct ATSArbitraryLoadsRule: PropertyListRule {
 
     public static let description = RuleDescription(
         id: "MOAT-NET-001", slug: "ats-arbitrary-loads", title: "App Transport Security allows arbitrary loads",
-        kind: .propertyList, severity: .high, confidence: .high, evidence: .configuration, cwe: [319],
+        severity: .high, confidence: .high, evidence: .configuration, cwe: [319],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0065", "MASTG-TEST-0066"],
         rationale: "`NSAllowsArbitraryLoads` turns App Transport Security off for every connection: plain HTTP and weak TLS are accepted, so anyone on the network path can read and change the traffic. `NSAllowsArbitraryLoadsInWebContent` and `NSAllowsArbitraryLoadsForMedia` do the same for web views and AVFoundation media.",
         fix: "Remove the key and serve every endpoint over HTTPS with TLS 1.2 or later. If one legacy host needs HTTP, add a narrow `NSExceptionDomains` entry for that host alone.",
@@ -146,7 +146,7 @@ public struct ATSInsecureHTTPExceptionRule: PropertyListRule {
 
     public static let description = RuleDescription(
         id: "MOAT-NET-002", slug: "ats-insecure-http-exception", title: "ATS exception domain allows plain HTTP",
-        kind: .propertyList, severity: .medium, confidence: .high, evidence: .configuration, cwe: [319],
+        severity: .medium, confidence: .high, evidence: .configuration, cwe: [319],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0065"],
         rationale: "An exception domain with `NSExceptionAllowsInsecureHTTPLoads` lets the app talk to that host (and its subdomains when `NSIncludesSubdomains` is set) over unencrypted HTTP, where traffic can be read and modified in transit.",
         fix: "Serve the host over HTTPS and delete the exception. Keep unavoidable exceptions narrow: no `NSIncludesSubdomains`, and document why.",
@@ -236,7 +236,7 @@ public struct ATSWeakTLSVersionRule: PropertyListRule {
 
     public static let description = RuleDescription(
         id: "MOAT-NET-003", slug: "ats-weak-tls-version", title: "ATS exception accepts TLS below 1.2",
-        kind: .propertyList, severity: .medium, confidence: .high, evidence: .configuration, cwe: [326, 757],
+        severity: .medium, confidence: .high, evidence: .configuration, cwe: [326, 757],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0066"],
         rationale: "TLS 1.0 and 1.1 are deprecated (RFC 8996) and have known weaknesses; an exception domain that accepts them lets a network attacker negotiate a weaker protocol.",
         fix: "Set `NSExceptionMinimumTLSVersion` to `TLSv1.2` or `TLSv1.3` (or remove it: ATS requires TLS 1.2 by default) and upgrade the server.",

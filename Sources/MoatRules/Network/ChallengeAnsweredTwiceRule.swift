@@ -8,7 +8,7 @@ public struct ChallengeAnsweredTwiceRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-204", slug: "challenge-answered-twice",
         title: "Authentication challenge answered twice",
-        kind: .source, severity: .low, confidence: .high, cwe: [675],
+        severity: .low, confidence: .high, cwe: [675],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0067"],
         rationale: "URLSession and WKWebView challenges are answered through the completion handler only; `challenge.sender` belongs to the NSURLConnection era and must not be used with them. Answering one challenge twice is undefined behaviour (exceptions, a wrong disposition winning) and usually signals copied trust code that nobody re-checked.",
         fix: "Remove the `challenge.sender` call and answer once through `completionHandler`.",

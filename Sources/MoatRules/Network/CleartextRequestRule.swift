@@ -12,7 +12,7 @@ public struct CleartextRequestRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-209", slug: "cleartext-http-request",
         title: "Request to a plain HTTP URL",
-        kind: .source, severity: .medium, confidence: .high, evidence: .configuration, cwe: [319],
+        severity: .medium, confidence: .high, evidence: .configuration, cwe: [319],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0065"],
         rationale: "Traffic to an http:// URL is readable and modifiable by anyone on the network path (public Wi-Fi, a compromised router): tokens, personal data and responses the app trusts. App Transport Security blocks it unless an exception allows it, so the code either fails in production or depends on a weakened ATS configuration.",
         fix: "Use https://. For a local development server, keep the URL out of release builds (`#if DEBUG`) or use a locally trusted certificate.",

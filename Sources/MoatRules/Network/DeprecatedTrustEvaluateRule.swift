@@ -5,7 +5,7 @@ public struct DeprecatedTrustEvaluateRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-202", slug: "deprecated-sectrust-evaluate",
         title: "Deprecated SecTrustEvaluate",
-        kind: .source, severity: .low, confidence: .high, cwe: [295, 477],
+        severity: .low, confidence: .high, cwe: [295, 477],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0067", "MASTG-TEST-0068"],
         rationale: "`SecTrustEvaluate` (deprecated since iOS 13) reports through two channels, an OSStatus and a `SecTrustResultType`, and callers routinely check one and not the other: when the call itself fails, the result variable is never written, and code that ignores the status goes on to read an uninitialized value. `SecTrustEvaluateWithError` returns one Boolean and an error that says why.",
         fix: "Call `SecTrustEvaluateWithError(trust, &error)` and trust the server only when it returns true.",
@@ -85,11 +85,11 @@ public struct DeprecatedTrustEvaluateRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard unit.names.contains("SecTrustEvaluate") else { return }
-        let ignored = Self.ignoredCalls(named: "SecTrustEvaluate", in: file)
+        guard unit.names.containsAny(Self.legacyNames) else { return }
+        let ignored = Self.ignoredCalls(named: Self.legacyNames, in: file)
         for (call, _) in file.calls(where: { call in
-            guard case .call(let callee, _, false) = call.kind, case .identifier("SecTrustEvaluate") = callee.unwrapped.kind else { return false }
-            return true
+            guard case .call(let callee, _, false) = call.kind, case .identifier(let name) = callee.unwrapped.kind else { return false }
+            return Self.legacyNames.contains(name)
         }) {
             let status = ignored.contains(ObjectIdentifier(call))
                 ? " Its OSStatus is ignored here: if the call fails, the result variable is read uninitialized."
@@ -100,7 +100,10 @@ public struct DeprecatedTrustEvaluateRule: SourceRule {
     }
 
     /// Calls of a C function used as a whole statement (result discarded).
-    static func ignoredCalls(named name: String, in file: CodeFile) -> Set<ObjectIdentifier> {
+    /// The deprecated evaluation (a C function), from the vocabulary.
+    static let legacyNames = Set(APIs.secTrustEvaluateLegacy.cFunctions)
+
+    static func ignoredCalls(named names: Set<String>, in file: CodeFile) -> Set<ObjectIdentifier> {
         var result = Set<ObjectIdentifier>()
         file.forEachStatement { statement, _ in
             guard case .expression(let expression) = statement.kind else { return }
@@ -108,7 +111,7 @@ public struct DeprecatedTrustEvaluateRule: SourceRule {
             // `_ = f()` is an assignment; `(void)f()` a cast.
             if case .cast(let operand, _, _) = bare.kind { bare = operand }
             bare = bare.unwrapped
-            if case .call(let callee, _, _) = bare.kind, case .identifier(name) = callee.unwrapped.kind {
+            if case .call(let callee, _, _) = bare.kind, case .identifier(let name) = callee.unwrapped.kind, names.contains(name) {
                 result.insert(ObjectIdentifier(bare))
             }
         }

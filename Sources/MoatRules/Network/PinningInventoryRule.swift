@@ -7,7 +7,7 @@ public struct PinningInventoryRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-206", slug: "certificate-pinning-inventory",
         title: "Certificate pinning and custom trust handling",
-        kind: .source, severity: .info, confidence: .high, cwe: [295],
+        severity: .info, confidence: .high, cwe: [295],
         masvs: ["MASVS-NETWORK-2"], mastg: ["MASTG-TEST-0068"],
         rationale: "Custom trust code is where TLS is most often broken, and pinning is only as good as its coverage and its fallback. This inventory lists every place the app takes over server trust so each can be reviewed: which hosts, what is pinned (leaf, intermediate, public key), what happens on failure, and how pins are rotated.",
         fix: "Prefer declarative pinning (`NSPinnedDomains` in Info.plist, iOS 14+) or a maintained library; pin public keys of more than one certificate; fail closed; evaluate the chain with `SecTrustEvaluateWithError` before comparing pins.",

@@ -10,7 +10,7 @@ public struct SecretInURLRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-301", slug: "secret-in-url",
         title: "Secret sent in a URL",
-        kind: .source, severity: .medium, confidence: .high, evidence: .dataflow, cwe: [598, 319],
+        severity: .medium, confidence: .high, evidence: .dataflow, cwe: [598, 319],
         masvs: ["MASVS-NETWORK-1", "MASVS-STORAGE-2"], mastg: ["MASTG-TEST-0065"],
         rationale: "A URL is logged by servers, proxies and analytics, kept in caches and histories and sent in Referer headers; an http:// URL also crosses the network in clear. A token, password or key in the query string or path of such a URL leaks far beyond the request.",
         fix: "Send secrets over HTTPS in a header (`Authorization: Bearer …`) or in a POST body, never in the URL.",

@@ -12,7 +12,7 @@ public struct ServerTrustAcceptedRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-201", slug: "server-trust-accepted-without-evaluation",
         title: "Server certificate accepted without evaluating the trust",
-        kind: .source, severity: .critical, confidence: .high, evidence: .configuration, cwe: [295],
+        severity: .critical, confidence: .high, evidence: .configuration, cwe: [295],
         masvs: ["MASVS-NETWORK-1", "MASVS-NETWORK-2"], mastg: ["MASTG-TEST-0067", "MASTG-TEST-0068"],
         rationale: "Answering a server-trust challenge with `URLCredential(trust:)` tells the system to trust that certificate chain. Without first evaluating it (`SecTrustEvaluateWithError`, or a pinning check whose result guards the answer), the app accepts any certificate, self-signed or issued for another host: anyone on the network can intercept and modify the traffic.",
         fix: "Return `.performDefaultHandling` unless you add checks. For pinning: evaluate with `SecTrustEvaluateWithError`, compare the server's key or certificate with the pinned one, and call `completionHandler(.useCredential, URLCredential(trust: trust))` only when both succeed; otherwise `.cancelAuthenticationChallenge`.",

@@ -12,7 +12,7 @@ public struct SystemAnchorsReenabledRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-205", slug: "system-anchors-reenabled",
         title: "Custom trust anchors combined with the system roots",
-        kind: .source, severity: .medium, confidence: .medium, evidence: .configuration, cwe: [295],
+        severity: .medium, confidence: .medium, evidence: .configuration, cwe: [295],
         masvs: ["MASVS-NETWORK-2"], mastg: ["MASTG-TEST-0068"],
         rationale: "`SecTrustSetAnchorCertificatesOnly(trust, false)` re-enables the built-in root certificates next to the ones the app bundled. If the bundled anchor was meant as a pin, any certificate from any public CA (or a CA an attacker got the device to trust) now passes, and the pinning protects nothing.",
         fix: "For pinning, call `SecTrustSetAnchorCertificates` and leave anchors-only on (or call `SecTrustSetAnchorCertificatesOnly(trust, true)`). Re-enable the system roots only when the goal is to add a private CA, not to pin.",

@@ -9,7 +9,7 @@ public struct TLSValidationDisabledRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-207", slug: "tls-validation-disabled",
         title: "TLS certificate validation disabled",
-        kind: .source, severity: .critical, confidence: .high, evidence: .configuration, cwe: [295],
+        severity: .critical, confidence: .high, evidence: .configuration, cwe: [295],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0067"],
         rationale: "These settings accept any certificate (or any host name on a valid certificate): self-signed, expired, issued for another domain. Anyone on the network path can impersonate the server, read credentials and change responses.",
         fix: "Remove the setting. For development servers use a locally trusted CA installed on test devices, and keep any test-only evaluator behind `#if DEBUG` with a host allowlist.",

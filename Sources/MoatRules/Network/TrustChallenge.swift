@@ -147,7 +147,7 @@ struct ChallengeHandler {
                 return true
             case .call(let callee, let arguments, _):
                 guard let name = callee.name, !Self.nonEvaluating.contains(name) else { continue }
-                if name.hasPrefix("SecTrustEvaluate") { return true }
+                if Self.trustEvaluationNames.contains(name) { return true }
                 if arguments.contains(where: { mentionsTrust($0.value, values) }) { return true }
                 if let receiver = callee.receiver, mentionsTrust(receiver, values),
                    !receiver.nameChain.contains(where: { ["host", "authenticationMethod", "realm", "port", "protocol"].contains($0) }) {
@@ -180,7 +180,7 @@ struct ChallengeHandler {
     /// `SecTrustEvaluateWithError(…)` and `is…`/`has…`/`should…` calls return a Boolean: `== 0` is NO.
     static func looksBoolean(_ expression: Expression) -> Bool {
         guard let name = expression.unwrapped.name else { return false }
-        if name.hasPrefix("SecTrustEvaluateWithError") { return true }
+        if APIs.secTrustEvaluateWithError.callNames.contains(name) { return true }
         return ["is", "has", "should", "can", "did", "was"].contains { prefix in
             name.hasPrefix(prefix) && name.dropFirst(prefix.count).first?.isUppercase == true
         }
@@ -224,10 +224,17 @@ struct ChallengeHandler {
         return callSites.allSatisfy { site in guarded(site, in: body.statements) ?? false }
     }
 
-    /// Functions of the file that evaluate a trust (`SecTrustEvaluate…` in their body), by base name.
+    /// The calls that evaluate a trust (`SecTrustEvaluate…`), from the vocabulary.
+    static let trustEvaluationNames = APIs.trustEvaluations.callNames
+
+    /// Functions of the file that evaluate a trust (call a `SecTrustEvaluate…` function), by base name.
     static func evaluatingFunctions(_ file: CodeFile) -> Set<String> {
-        Set(file.allFunctions.filter { $0.function.body != nil && file.text($0.function.range).contains("SecTrustEvaluate") }
-            .map(\.function.name))
+        Set(file.allFunctions.filter { entry in
+            entry.function.body?.allExpressions.contains { expression in
+                guard case .call(let callee, _, _) = expression.kind, let name = callee.name else { return false }
+                return trustEvaluationNames.contains(name)
+            } ?? false
+        }.map(\.function.name))
     }
 
     /// A throwing call that evaluates the trust (`try validate(trust)`, `try SecTrustEvaluateWithError`
@@ -312,7 +319,7 @@ struct ChallengeHandler {
         guard throwing, case .call(let callee, let arguments, _) = current.kind, let name = callee.name else { return false }
         let receivesTrust = arguments.contains { mentionsTrust($0.value, values) } || callee.receiver.map { mentionsTrust($0, values) } == true
         guard receivesTrust else { return false }
-        if name.hasPrefix("SecTrustEvaluate") || evaluators.contains(name) { return true }
+        if Self.trustEvaluationNames.contains(name) || evaluators.contains(name) { return true }
         let lower = name.lowercased()
         return ["evaluat", "validat", "verif", "check", "pin", "trust"].contains { lower.contains($0) }
     }

@@ -8,7 +8,7 @@ public struct TrustResultUnspecifiedOnlyRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-203", slug: "trust-result-unspecified-only",
         title: "Trust result check accepts only kSecTrustResultUnspecified",
-        kind: .source, severity: .low, confidence: .medium, cwe: [295, 754],
+        severity: .low, confidence: .medium, cwe: [295, 754],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0067"],
         rationale: "`SecTrustEvaluate` reports success as either `kSecTrustResultUnspecified` (trusted by default) or `kSecTrustResultProceed` (the user explicitly trusted the certificate). A check for Unspecified alone rejects valid chains, which invites workarounds, and when it sits next to an ignored OSStatus it compares a result the failed call never wrote.",
         fix: "Use `SecTrustEvaluateWithError`. If you must keep `SecTrustEvaluate`, check its OSStatus first and accept both `kSecTrustResultUnspecified` and `kSecTrustResultProceed`.",
@@ -49,7 +49,7 @@ public struct TrustResultUnspecifiedOnlyRule: SourceRule {
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
         guard unit.names.containsAny(["kSecTrustResultUnspecified", "unspecified"]) else { return }
-        let ignored = DeprecatedTrustEvaluateRule.ignoredCalls(named: "SecTrustEvaluate", in: file)
+        let ignored = DeprecatedTrustEvaluateRule.ignoredCalls(named: DeprecatedTrustEvaluateRule.legacyNames, in: file)
         for (function, _) in file.allFunctions {
             guard let body = function.body else { continue }
             let expressions = body.allExpressions

@@ -10,7 +10,7 @@ public struct WeakTLSVersionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-208", slug: "tls-version-below-1-2",
         title: "TLS version below 1.2 allowed",
-        kind: .source, severity: .medium, confidence: .high, evidence: .configuration, cwe: [326, 327],
+        severity: .medium, confidence: .high, evidence: .configuration, cwe: [326, 327],
         masvs: ["MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0066"],
         rationale: "TLS 1.0 and 1.1 (and SSL 3) use deprecated constructions (CBC with implicit IVs, SHA-1 and MD5 in the handshake) and are disabled by App Transport Security and by current servers. Allowing them lets a network attacker downgrade the connection to a version with known attacks.",
         fix: "Set the minimum to TLS 1.2 (`.TLSv12`) or TLS 1.3 (`.TLSv13`), or leave the system default.",

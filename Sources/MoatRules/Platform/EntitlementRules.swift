@@ -71,7 +71,7 @@ public struct EntitlementsInventoryRule: PropertyListRule {
 
     public static let description = RuleDescription(
         id: "MOAT-PLAT-101", slug: "entitlements-inventory", title: "Capability granted by the entitlements",
-        kind: .propertyList, severity: .info, confidence: .high, cwe: [250],
+        severity: .info, confidence: .high, cwe: [250],
         masvs: ["MASVS-PLATFORM-1", "MASVS-PRIVACY-1"], mastg: ["MASTG-TEST-0069"],
         rationale: "Entitlements are the capabilities the signed app has beyond the sandbox. Some need no user permission but still move data across the app's boundary: App Groups and keychain access groups share data with other apps of the same team, associated domains turn web URLs into app entry points, iCloud containers sync data off the device. Each one is listed with the exposure it brings, so a reviewer can check it is needed and its data is protected.",
         fix: "Nothing to fix by itself. Remove capabilities the app does not use; keep shared containers and keychain groups free of secrets other apps of the team should not read.",
@@ -116,7 +116,7 @@ public struct EntitlementsInventoryRule: PropertyListRule {
 public struct DebuggableReleaseRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-102", slug: "get-task-allow-in-release", title: "Release build signed with get-task-allow",
-        kind: .app, severity: .high, confidence: .high, evidence: .configuration, cwe: [489],
+        severity: .high, confidence: .high, evidence: .configuration, cwe: [489],
         masvs: ["MASVS-RESILIENCE-4"], mastg: ["MASTG-TEST-0082"],
         rationale: "`get-task-allow` lets a debugger attach to the app. Xcode adds it by itself to development-signed builds; written into an entitlements file that a release configuration signs with (`CODE_SIGN_ENTITLEMENTS`), it ships in ad-hoc and enterprise builds, where anyone can attach a debugger to read secrets from memory and change the app's behaviour. The check follows `CODE_SIGN_ENTITLEMENTS` per build configuration; an entitlements file found without an Xcode project is reported with medium confidence (unless its name says it is for debug builds).",
         fix: "Remove `get-task-allow` from the entitlements file; Xcode adds it to debug builds automatically. If a debug-only file needs it, point only the Debug configuration's `CODE_SIGN_ENTITLEMENTS` at it.",
@@ -202,7 +202,7 @@ public struct DebuggableReleaseRule: AppRule {
 public struct DevelopmentPushEnvironmentRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-103", slug: "aps-environment-development-in-release", title: "Release-only entitlements use the development push environment",
-        kind: .app, severity: .low, confidence: .medium, evidence: .configuration, cwe: [489],
+        severity: .low, confidence: .medium, evidence: .configuration, cwe: [489],
         masvs: ["MASVS-RESILIENCE-2"], mastg: ["MASTG-TEST-0081"],
         rationale: "`aps-environment` selects the sandbox (`development`) or production push servers. Xcode writes `development` into the one entitlements file every configuration shares, and replaces it with the provisioning profile's value when it exports for distribution — so that file is not reported. A separate entitlements file made for a release configuration that still says `development` shows a signing setup that bypasses that step (manual or re-signed builds): production pushes will not arrive, and the build talks to the sandbox environment.",
         fix: "Set `aps-environment` to `production` in the release-only entitlements file, or share one file and let Xcode's export set the environment from the distribution profile.",

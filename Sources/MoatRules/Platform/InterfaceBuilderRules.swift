@@ -36,7 +36,7 @@ enum InterfaceBuilderExamples {
 public struct InterfaceBuilderUIWebViewRule: InterfaceBuilderRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-110", slug: "uiwebview-in-interface-builder", title: "UIWebView placed in a storyboard or xib",
-        kind: .interfaceBuilder, severity: .high, confidence: .high, evidence: .configuration, cwe: [477, 749],
+        severity: .high, confidence: .high, evidence: .configuration, cwe: [477, 749],
         masvs: ["MASVS-PLATFORM-2"], mastg: ["MASTG-TEST-0076"],
         rationale: "A `<webView>` object in an iOS storyboard or xib is a UIWebView: the app links the deprecated class even when no Swift or Objective-C code names it, so App Store Connect rejects it and the page runs without the protections of WKWebView (JavaScript cannot be turned off, file URLs can read other local files). This is a separate rule from MOAT-PLAT-001 because that one reads code: keeping one input kind per rule lets each be tested, suppressed and baselined on its own, while both share the same fix. AppKit xibs (`<webView>` is the legacy macOS WebView there) are not reported.",
         fix: "Replace the web view with a WebKit View (WKWebView) in Interface Builder and update its outlet type, or present SFSafariViewController for plain browsing.",
@@ -71,7 +71,7 @@ public struct InterfaceBuilderUIWebViewRule: InterfaceBuilderRule {
 public struct InterfaceBuilderWKWebViewInventoryRule: InterfaceBuilderRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-111", slug: "wkwebview-in-interface-builder", title: "WKWebView configured in Interface Builder",
-        kind: .interfaceBuilder, severity: .info, confidence: .high, cwe: [749],
+        severity: .info, confidence: .high, cwe: [749],
         masvs: ["MASVS-PLATFORM-2"], mastg: ["MASTG-TEST-0076"],
         rationale: "Web views are part of the attack surface: whatever page they load runs script next to the app's bridges. Web views created in storyboards and xibs do not appear in code searches for `WKWebView(`, so they are listed here with the configuration set in Interface Builder (JavaScript, pop-up windows, app-bound domains, fraudulent website warning).",
         fix: "Nothing to fix by itself. Check what each web view loads, keep JavaScript off unless needed, and do not let scripts open windows.",
@@ -121,7 +121,7 @@ public struct InsecureSecretTextFieldRule: AppRule {
 
     public static let description = RuleDescription(
         id: "MOAT-PLAT-112", slug: "secret-text-field-without-secure-entry", title: "Secret entered in a text field without secure entry",
-        kind: .app, severity: .medium, confidence: .medium, evidence: .configuration, cwe: [549],
+        severity: .medium, confidence: .medium, evidence: .configuration, cwe: [549],
         masvs: ["MASVS-PLATFORM-3", "MASVS-STORAGE-2"], mastg: [],
         rationale: "A storyboard or xib text field whose placeholder, accessibility identifier or label, user label, outlet name or class names a password, PIN, passcode, secret or card security code (CVV/CVC) shows what is typed, can be read over the shoulder and in screen recordings, and its text may be cached by the keyboard for autocorrection. `secureTextEntry` masks it and keeps it out of the keyboard cache. Words are matched whole (`pin`, not `spinner`); fields that only talk about a secret (password hint, forgot password, password rules) are ignored, and a field that code makes secure (`isSecureTextEntry` set in a file that names its outlet or class) is not reported. A field with a password text content type is reported with high confidence.",
         fix: "Tick Secure Text Entry in the attributes inspector (`secureTextEntry=\"YES\"`), or set `isSecureTextEntry = true` on the outlet, and set the text content type to password or one-time code as appropriate.",

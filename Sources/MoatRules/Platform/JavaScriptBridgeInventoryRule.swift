@@ -7,7 +7,7 @@ public struct JavaScriptBridgeInventoryRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-209", slug: "javascript-bridge-inventory",
         title: "Native code exposed to JavaScript",
-        kind: .source, severity: .info, confidence: .high, cwe: [749],
+        severity: .info, confidence: .high, cwe: [749],
         masvs: ["MASVS-PLATFORM-2"], mastg: ["MASTG-TEST-0078"],
         rationale: "Every JSExport member, every block placed in a JSContext and every script message handler is callable by any script that runs in the page, including script injected through XSS or a network attacker. This inventory lists them so each can be reviewed: what it does, what it returns, and whether it checks who is calling.",
         fix: "Expose as little as possible. Validate every argument, never expose file, keychain or authentication operations, check `message.frameInfo.securityOrigin` in handlers, and load only trusted https content in web views that have bridges.",

@@ -6,7 +6,7 @@ import MoatSyntax
 public struct JavaScriptInjectionDataflowRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-301", slug: "untrusted-data-in-javascript", title: "Untrusted data reaches evaluated JavaScript",
-        kind: .source, severity: .high, confidence: .high, evidence: .dataflow, cwe: [94, 79],
+        severity: .high, confidence: .high, evidence: .dataflow, cwe: [94, 79],
         masvs: ["MASVS-PLATFORM-2", "MASVS-CODE-4"], mastg: ["MASTG-TEST-0076", "MASTG-TEST-0078"],
         rationale: "A value from a URL, a web page message, a peer or the network that is pasted into a script string runs as code: a quote in it ends the string literal and the rest executes in the page, with access to the page's data, its cookies and every native bridge the web view exposes.",
         fix: "Pass data as data: `callAsyncJavaScript(\"show(value)\", arguments: [\"value\": value], in: nil, in: .page)`, or encode it with JSONSerialization/JSONEncoder and embed the JSON, never the raw string. Validate it against an allowlist when it selects behaviour.",

@@ -12,7 +12,7 @@ public struct JavaScriptInjectionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-211", slug: "javascript-injection",
         title: "JavaScript built from non-literal values",
-        kind: .source, severity: .medium, confidence: .low, cwe: [94, 79],
+        severity: .medium, confidence: .low, cwe: [94, 79],
         masvs: ["MASVS-PLATFORM-2", "MASVS-CODE-4"], mastg: ["MASTG-TEST-0076", "MASTG-TEST-0078"],
         rationale: "Script text assembled from strings (a user name, a push payload, a server field) runs whatever those strings contain: a quote ends the literal and the rest executes in the page, with access to its cookies, storage and native bridges.",
         fix: "Pass values as arguments instead of splicing them into code: `callAsyncJavaScript(\"show(name)\", arguments: [\"name\": name], in: nil, in: .page)`. Where that is not available, encode the value with JSONSerialization and pass it as a JSON literal.",
@@ -120,16 +120,15 @@ public struct JavaScriptInjectionRule: SourceRule {
 
     public init() {}
 
-    static let swiftNames: Set<String> = ["evaluateJavaScript", "callAsyncJavaScript", "evaluateScript", "stringByEvaluatingJavaScript"]
-    static let selectors: Set<String> = [
-        "evaluateJavaScript:completionHandler:", "evaluateJavaScript:inFrame:inContentWorld:completionHandler:",
-        "callAsyncJavaScript:arguments:inFrame:inContentWorld:completionHandler:", "stringByEvaluatingJavaScriptFromString:",
-        "evaluateScript:", "evaluateScript:withSourceURL:", "initWithSource:injectionTime:forMainFrameOnly:",
-        "initWithSource:injectionTime:forMainFrameOnly:inContentWorld:",
-    ]
+    /// The calls that run a script, from the vocabulary (the same APIs as the dataflow sinks of MOAT-PLAT-301).
+    static let evaluations = [APIs.webViewJavaScriptEvaluation, APIs.uiWebViewJavaScriptEvaluation, APIs.javaScriptContextEvaluation]
+    static let swiftNames = Set(evaluations.flatMap(\.swiftBaseNames))
+    static let selectors = Set(evaluations.selectors + APIs.userScriptCreation.selectors)
+    /// The user script type, created with its source (`WKUserScript(source:...)`).
+    static let userScriptType = APIs.userScriptCreation.swiftBaseNames[0]
 
     /// The calls `isScriptSink` accepts (an initializer's selector by its class, `WKUserScript`).
-    static let requiredNames = SourceNames.callNames(selectors.filter { !$0.hasPrefix("init") }).union(swiftNames).union(["WKUserScript"])
+    static let requiredNames = SourceNames.callNames(selectors.filter { !$0.hasPrefix("init") }).union(swiftNames).union([userScriptType])
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
@@ -150,7 +149,7 @@ public struct JavaScriptInjectionRule: SourceRule {
                 .filter { !Self.isEncoded($0, values, encoders: encoders) && !Self.isAppConstant($0, constants) }
             guard !parts.isEmpty else { continue }
             let names = parts.map { "`\(Self.shorten(file.text($0.range)))`" }.joined(separator: ", ")
-            let api = call.name.map { $0.hasPrefix("init") || $0 == "WKUserScript" ? "WKUserScript" : $0 } ?? "script"
+            let api = call.name.map { $0.hasPrefix("init") || $0 == Self.userScriptType ? Self.userScriptType : $0 } ?? "script"
             sink.report("Script passed to `\(api)` is built from \(names): a quote in that value ends the literal and the rest runs as code. Pass values as `callAsyncJavaScript` arguments instead.",
                         in: file, at: call.range)
         }
@@ -227,7 +226,7 @@ public struct JavaScriptInjectionRule: SourceRule {
     static func isScriptSink(_ call: Expression) -> Bool {
         guard case .call(let callee, let arguments, let isMessageSend) = call.kind, let name = callee.name, !arguments.isEmpty else { return false }
         if isMessageSend { return selectors.contains(name) }
-        if name == "WKUserScript" { return arguments.first?.label == "source" }
+        if name == userScriptType { return arguments.first?.label == "source" }
         guard swiftNames.contains(name) else { return false }
         let label = arguments[0].label
         return label == nil || label == "from"

@@ -13,7 +13,7 @@ public struct ScriptMessageOriginRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-210", slug: "script-message-origin-unchecked",
         title: "Script message handler trusts messages from any origin",
-        kind: .source, severity: .medium, confidence: .low, cwe: [346, 940],
+        severity: .medium, confidence: .low, cwe: [346, 940],
         masvs: ["MASVS-PLATFORM-2", "MASVS-CODE-4"], mastg: ["MASTG-TEST-0078"],
         rationale: "Every frame of every page loaded in the web view can post to a registered handler: an iframe from an ad network, a page the user navigated to, script injected over the network. A handler that acts on `message.body` without checking `message.frameInfo.securityOrigin` (or `isMainFrame`, or the web view's current host) performs native actions for whoever sends the message.",
         fix: "Before using the body, check `message.frameInfo.isMainFrame` and that `message.frameInfo.securityOrigin` has the https protocol and the host you expect; ignore the message otherwise. Also validate the body's fields.",

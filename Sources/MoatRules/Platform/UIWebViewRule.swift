@@ -4,7 +4,7 @@ import MoatSyntax
 public struct UIWebViewRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-001", slug: "uiwebview", title: "UIWebView is used",
-        kind: .source, severity: .high, confidence: .high, evidence: .configuration, cwe: [477, 749],
+        severity: .high, confidence: .high, evidence: .configuration, cwe: [477, 749],
         masvs: ["MASVS-PLATFORM-2"], mastg: ["MASTG-TEST-0076"],
         rationale: "UIWebView is deprecated and App Store Connect rejects apps that still reference it. It cannot disable JavaScript, always allows file:// pages to read other local files, and exposes its JSContext to native bridges, so any script that reaches the page can reach the app.",
         fix: "Replace UIWebView with WKWebView (content in a separate process, JavaScript and file access under your control) or SFSafariViewController for plain browsing.",
@@ -52,11 +52,12 @@ public struct UIWebViewRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        var positions: [SourceRange] = file.typeReferences.filter { $0.name == "UIWebView" }.map(\.range)
+        let className = APIs.uiWebView.classes[0]
+        var positions: [SourceRange] = file.typeReferences.filter { $0.name == className }.map(\.range)
         file.forEachExpression { expression, _ in
-            if case .identifier("UIWebView") = expression.kind { positions.append(expression.range) }
+            if case .identifier(className) = expression.kind { positions.append(expression.range) }
         }
-        for type in file.allTypes where type.inherits.contains("UIWebView") && file.language.isCFamily {
+        for type in file.allTypes where type.inherits.contains(className) && file.language.isCFamily {
             // Objective-C superclass lists come from the declaration, not a type reference node.
             positions.append(type.nameRange)
         }

@@ -8,7 +8,7 @@ import MoatSyntax
 public struct URLHandlerUnvalidatedInputRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-305", slug: "url-handler-unvalidated-input", title: "URL handler acts on the URL's values without validating them",
-        kind: .source, severity: .medium, confidence: .medium, evidence: .dataflow, cwe: [20, 939],
+        severity: .medium, confidence: .medium, evidence: .dataflow, cwe: [20, 939],
         masvs: ["MASVS-PLATFORM-1", "MASVS-CODE-4"], mastg: ["MASTG-TEST-0075"],
         rationale: "Any web page or app can open your URL scheme, and any page can link to your universal links, with the values it likes. A handler that stores a value from the URL as a setting (a server address, an account, a flag), makes the app fetch a URL it names (with the app's cookies and headers), or builds the screen it shows from it, without checking the value or who sent it, lets whoever wrote the link decide what the app stores, requests or displays.",
         fix: "Validate each value against what the handler accepts (an allowlist of hosts or values, a format, a number) before acting on it, check `options[.sourceApplication]` when only known apps may send it, and ask the user before storing anything that changes how the app behaves.",

@@ -34,7 +34,7 @@ enum URLSchemeExamples {
 public struct URLSchemeInventoryRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-106", slug: "url-scheme-inventory", title: "Custom URL scheme registered",
-        kind: .app, severity: .info, confidence: .high, cwe: [939],
+        severity: .info, confidence: .high, cwe: [939],
         masvs: ["MASVS-PLATFORM-1"], mastg: ["MASTG-TEST-0075"],
         rationale: "A custom URL scheme (`CFBundleURLTypes`) is an entry point any app or web page can call with arbitrary parameters, and any other app can register the same scheme. Each one needs a handler that validates the URL and asks the user before doing anything sensitive (the Skype `skype://` call bug). The inventory lists every scheme with the code that receives it (`application(_:open:options:)`, `scene(_:openURLContexts:)`, `scene(_:willConnectTo:options:)` URL contexts, SwiftUI `onOpenURL`, and the Objective-C forms), and the schemes the app queries with `canOpenURL` (`LSApplicationQueriesSchemes`), which reveal which other apps it looks for.",
         fix: "Nothing to fix by itself. Review each handler: validate host, path and parameters; require user confirmation for state-changing actions; prefer universal links, which other apps cannot claim.",
@@ -101,7 +101,7 @@ public struct URLSchemeInventoryRule: AppRule {
 public struct URLSchemeWithoutHandlerRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-107", slug: "url-scheme-without-handler", title: "URL scheme registered but no code receives URLs",
-        kind: .app, severity: .low, confidence: .medium, cwe: [939],
+        severity: .low, confidence: .medium, cwe: [939],
         masvs: ["MASVS-PLATFORM-1"], mastg: ["MASTG-TEST-0075"],
         rationale: "A registered scheme whose URLs nothing handles is attack surface without purpose: other apps can still launch the app through it, and a handler added later (or one an SDK swizzles in) receives URLs nobody reviewed. It is also often a leftover of a removed feature. The check looks for every URL entry point in the code the app can run; it stays quiet when there is no code to judge, and when the app uses a web authentication session (`ASWebAuthenticationSession`), which receives its callback URL without a delegate. Confidence is low when third-party libraries are linked, since some SDKs install their own handler.",
         fix: "Remove the scheme from `CFBundleURLTypes` if nothing uses it; otherwise implement `application(_:open:options:)` / `scene(_:openURLContexts:)` / `onOpenURL` with strict validation.",
@@ -171,7 +171,7 @@ public struct URLSchemeWithoutHandlerRule: AppRule {
 public struct DeprecatedURLHandlerRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-108", slug: "deprecated-url-handler", title: "Deprecated URL handler",
-        kind: .source, severity: .low, confidence: .high, cwe: [477, 939],
+        severity: .low, confidence: .high, cwe: [477, 939],
         masvs: ["MASVS-PLATFORM-1"], mastg: ["MASTG-TEST-0075"],
         rationale: "`application(_:handleOpen:)` and `application(_:open:sourceApplication:annotation:)` (Objective-C `application:handleOpenURL:` and `application:openURL:sourceApplication:annotation:`) are deprecated since iOS 9. The first one does not say which app sent the URL at all; both bypass the `options` dictionary the current API passes, and code written for them tends to act on any URL without checking where it came from.",
         fix: "Implement `application(_:open:options:)` (or `scene(_:openURLContexts:)`) instead, validate the URL, and treat `options[.sourceApplication]` as a hint only (it is nil for apps of other developers).",
@@ -248,7 +248,7 @@ public struct GenericURLSchemeRule: PropertyListRule {
 
     public static let description = RuleDescription(
         id: "MOAT-PLAT-109", slug: "generic-url-scheme", title: "URL scheme name another app can easily claim",
-        kind: .propertyList, severity: .medium, confidence: .high, evidence: .configuration, cwe: [939],
+        severity: .medium, confidence: .high, evidence: .configuration, cwe: [939],
         masvs: ["MASVS-PLATFORM-1"], mastg: ["MASTG-TEST-0075"],
         rationale: "iOS does not arbitrate custom URL schemes: when two apps register the same scheme, either may receive the URL. A generic name (`app`, `myapp`, `login`, `auth`, `oauth`, `callback`, `fb`, `test`...) is likely to collide, on purpose or not, so URLs meant for this app — including their parameters — can land in another one. It is worst for OAuth redirects: a malicious app registering the same scheme receives the authorization code (RFC 8252 §8.1). Severity is high when the scheme or its URL type name mentions auth, OAuth, callback, redirect, login or token.",
         fix: "Use a reverse-DNS scheme you control (`com.example.receipts`), and for sign-in callbacks use universal links or `ASWebAuthenticationSession` with PKCE.",

@@ -6,7 +6,7 @@ import MoatSyntax
 public struct URLSchemeSensitiveActionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-303", slug: "url-scheme-sensitive-action", title: "URL handler performs a sensitive action without confirmation",
-        kind: .source, severity: .high, confidence: .medium, evidence: .dataflow, cwe: [939, 352],
+        severity: .high, confidence: .medium, evidence: .dataflow, cwe: [939, 352],
         masvs: ["MASVS-PLATFORM-1", "MASVS-PLATFORM-3"], mastg: ["MASTG-TEST-0075"],
         rationale: "Any web page or app can open your URL scheme (an invisible iframe is enough). When the handler places a call, pays, deletes, sends, transfers, changes settings or signs in or out with values taken from the URL, and neither validates them nor asks the user, the page decides what the app does: Skype's `skype://` handler placed calls to premium numbers this way.",
         fix: "Validate every URL parameter against what the action accepts (allowlist, format), and ask the user to confirm the action with a UIAlertController that shows what will happen before doing it.",

@@ -18,7 +18,7 @@ enum UniversalLinkExamples {
 public struct UniversalLinksWithoutHandlerRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-104", slug: "universal-links-without-handler", title: "Universal links declared but no code receives them",
-        kind: .app, severity: .low, confidence: .medium, cwe: [939],
+        severity: .low, confidence: .medium, cwe: [939],
         masvs: ["MASVS-PLATFORM-1"], mastg: ["MASTG-TEST-0070"],
         rationale: "An `applinks:` associated domain makes every matching URL on that domain open the app. If no code receives the user activity (`application(_:continue:restorationHandler:)`, `scene(_:continue:)`, `scene(_:willConnectTo:options:)` user activities, SwiftUI `onContinueUserActivity` or `onOpenURL`, or the Objective-C `application:continueUserActivity:restorationHandler:`), links open the app and are silently dropped, or reach a handler an SDK installs that nobody reviewed. It is usually a leftover entitlement that keeps attack surface open. The check stays quiet without code to judge; confidence is low when third-party libraries are linked.",
         fix: "Remove the `applinks:` entries if the app does not handle universal links; otherwise implement the handler and validate the URL's path and parameters before acting on them.",
@@ -95,7 +95,7 @@ public struct UniversalLinksWithoutHandlerRule: AppRule {
 public struct UniversalLinkHandlerWithoutDomainsRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-105", slug: "universal-link-handler-without-domains", title: "Universal link handler without associated domains",
-        kind: .app, severity: .info, confidence: .medium, cwe: [939],
+        severity: .info, confidence: .medium, cwe: [939],
         masvs: ["MASVS-PLATFORM-1"], mastg: ["MASTG-TEST-0070"],
         rationale: "Code that handles web-browsing user activities (`webpageURL`, `NSUserActivityTypeBrowsingWeb`) only receives universal links when the app's entitlements list `applinks:` domains. Without them the handler is dead code for universal links — links open Safari instead — or the entitlements used to build the app are not the ones in the repository. Reported only when the target's entitlements are known.",
         fix: "Add the `applinks:` domains to the Associated Domains capability (and serve the apple-app-site-association file), or remove the unused handling code.",

@@ -20,7 +20,7 @@ private func isUntrustedURL(_ taint: Taint) -> Bool {
 public struct WebViewUntrustedURLRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-302", slug: "untrusted-url-in-webview", title: "Web view loads an untrusted URL",
-        kind: .source, severity: .high, confidence: .high, evidence: .dataflow, cwe: [601, 829, 79],
+        severity: .high, confidence: .high, evidence: .dataflow, cwe: [601, 829, 79],
         masvs: ["MASVS-PLATFORM-2"], mastg: ["MASTG-TEST-0076", "MASTG-TEST-0077"],
         rationale: "A web view that loads whatever URL a link, a page message or a peer provides shows attacker content inside the app's own UI (phishing with the app's chrome), gives that content the native bridges and cookies of the web view, and with `loadFileURL` or a `file:` base URL can read local files. HTML built from such input is script injection.",
         fix: "Load only URLs whose scheme and host are on an allowlist (`guard url.scheme == \"https\", allowedHosts.contains(url.host ?? \"\") else { return }`); open anything else in Safari. Never build HTML from input without escaping it.",
@@ -207,7 +207,7 @@ public struct UntrustedURLOpenRule: SourceRule {
 
     public static let description = RuleDescription(
         id: "MOAT-PLAT-304", slug: "untrusted-url-opened", title: "App opens an untrusted URL",
-        kind: .source, severity: .medium, confidence: .high, evidence: .dataflow, cwe: [601, 939],
+        severity: .medium, confidence: .high, evidence: .dataflow, cwe: [601, 939],
         masvs: ["MASVS-PLATFORM-1"], mastg: ["MASTG-TEST-0075"],
         rationale: "Passing a URL from a link, a web page or a peer to `UIApplication.open` lets whoever wrote it launch other apps' URL schemes through yours (`tel:`, `sms:`, payment or settings schemes, other apps' deep links), with the trust users place in your app, or open phishing pages that seem to come from it.",
         fix: "Open only URLs whose scheme (and host, for web links) is on an allowlist, and confirm with the user before opening anything that leaves the app.",

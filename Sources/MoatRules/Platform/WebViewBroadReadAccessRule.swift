@@ -5,7 +5,7 @@ public struct WebViewBroadReadAccessRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-202", slug: "webview-broad-file-read-access",
         title: "Web view granted read access to a whole container directory",
-        kind: .source, severity: .high, confidence: .high, evidence: .configuration, cwe: [22, 200],
+        severity: .high, confidence: .high, evidence: .configuration, cwe: [22, 200],
         masvs: ["MASVS-PLATFORM-2"], mastg: ["MASTG-TEST-0077", "MASTG-TEST-0076"],
         rationale: "`loadFileURL(_:allowingReadAccessTo:)` lets the loaded page read every file below the second URL. Granting Documents, Library, Caches, tmp, the home folder, `/` or the bundle root lets any script in the page (or in a page it navigates to) read databases, tokens and cached responses; a folder built from outside data lets an attacker choose what becomes readable.",
         fix: "Put local web content in a dedicated folder and grant read access to that folder only (`pageURL.deletingLastPathComponent()` of a page that lives in its own subfolder), or to the page file itself.",

@@ -5,7 +5,7 @@ public struct WebViewCleartextLoadRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-208", slug: "webview-cleartext-load",
         title: "Web view loads a page over plain HTTP",
-        kind: .source, severity: .medium, confidence: .high, evidence: .configuration, cwe: [319],
+        severity: .medium, confidence: .high, evidence: .configuration, cwe: [319],
         masvs: ["MASVS-PLATFORM-2", "MASVS-NETWORK-1"], mastg: ["MASTG-TEST-0076", "MASTG-TEST-0065"],
         rationale: "A page loaded over http:// can be read and rewritten by anyone on the network path: they can inject script into the web view, reach every native bridge it exposes and phish inside the app's own UI. App Transport Security blocks it unless an exception allows it, so the load either fails or relies on a weakened ATS.",
         fix: "Load the page over https://. For development servers on localhost, keep the URL out of release builds.",

@@ -5,7 +5,7 @@ public struct WebViewFileAccessRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-201", slug: "webview-file-access-from-file-urls",
         title: "Web view lets file:// pages read other files",
-        kind: .source, severity: .high, confidence: .high, evidence: .configuration, cwe: [200, 749],
+        severity: .high, confidence: .high, evidence: .configuration, cwe: [200, 749],
         masvs: ["MASVS-PLATFORM-2"], mastg: ["MASTG-TEST-0077", "MASTG-TEST-0076"],
         rationale: "`allowFileAccessFromFileURLs` lets JavaScript in a file:// page read any other file the app can read; `allowUniversalAccessFromFileURLs` also lets it send them to any origin. Both are off by default in WKWebView and only reachable through key-value coding. A script that reaches such a page (a downloaded HTML file, an injected string) can read the sandbox: tokens, databases, cached responses.",
         fix: "Remove the `setValue(_:forKey:)` call. Load local pages with `loadFileURL(_:allowingReadAccessTo:)` and give read access to the page's own folder only; serve anything else through `WKURLSchemeHandler`.",

@@ -5,7 +5,7 @@ public struct WebViewHTMLFileBaseURLRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-203", slug: "webview-html-string-file-base-url",
         title: "Dynamic HTML loaded with a file:// base URL",
-        kind: .source, severity: .medium, confidence: .low, cwe: [73, 79],
+        severity: .medium, confidence: .low, cwe: [73, 79],
         masvs: ["MASVS-PLATFORM-2"], mastg: ["MASTG-TEST-0077", "MASTG-TEST-0076"],
         rationale: "`loadHTMLString(_:baseURL:)` gives the HTML the origin of its base URL. With a file URL (the bundle, Documents, tmp) the page runs with file:// privileges: if the HTML contains anything from outside (an article body, a server response, a message), injected markup can load and read local files (local file inclusion).",
         fix: "Pass `baseURL: nil` (or the https origin the content belongs to) for HTML that is not a literal, and escape outside data before building HTML. For bundled pages, use `loadFileURL(_:allowingReadAccessTo:)` with the page's own folder.",

@@ -5,7 +5,7 @@ public struct WebViewInspectableRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-206", slug: "webview-inspectable-in-release",
         title: "Web view or JSContext is inspectable in release builds",
-        kind: .source, severity: .medium, confidence: .high, evidence: .configuration, cwe: [489],
+        severity: .medium, confidence: .high, evidence: .configuration, cwe: [489],
         masvs: ["MASVS-PLATFORM-2", "MASVS-RESILIENCE-4"], mastg: ["MASTG-TEST-0076"],
         rationale: "`isInspectable = true` (iOS 16.4+) lets Safari's Web Inspector attach to the web view or JSContext of a release build: anyone holding the device and a Mac can read the page's storage and cookies, run script in it and call the native bridges it exposes.",
         fix: "Set `isInspectable` only inside `#if DEBUG` (or behind an internal-build flag), never unconditionally.",

@@ -12,7 +12,7 @@ public struct WebViewJavaScriptLocalContentRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-205", slug: "webview-javascript-enabled-for-local-content",
         title: "JavaScript left enabled for a web view that shows only local content",
-        kind: .source, severity: .info, confidence: .medium, cwe: [749],
+        severity: .info, confidence: .medium, cwe: [749],
         masvs: ["MASVS-PLATFORM-2"], mastg: ["MASTG-TEST-0076"],
         rationale: "WKWebView runs JavaScript by default. A screen that only shows bundled or generated HTML (licences, help, receipts) rarely needs it, and with it on, any markup that slips into the content (a user name, a server string) can run script. This is advice, not a defect: it is reported at info level.",
         fix: "Set `configuration.defaultWebpagePreferences.allowsContentJavaScript = false` (iOS 14+) or `preferences.javaScriptEnabled = false` for web views that only show local or static content.",

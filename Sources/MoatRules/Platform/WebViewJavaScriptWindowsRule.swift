@@ -5,7 +5,7 @@ public struct WebViewJavaScriptWindowsRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-204", slug: "webview-javascript-opens-windows",
         title: "Web view lets JavaScript open windows without a user action",
-        kind: .source, severity: .low, confidence: .high, evidence: .configuration, cwe: [1021],
+        severity: .low, confidence: .high, evidence: .configuration, cwe: [1021],
         masvs: ["MASVS-PLATFORM-2"], mastg: ["MASTG-TEST-0076"],
         rationale: "With `javaScriptCanOpenWindowsAutomatically` on, any script in the page can call `window.open` without a tap: pop-ups, and new web views the app creates through its UI delegate for pages the user never chose. The default is off.",
         fix: "Leave `javaScriptCanOpenWindowsAutomatically` at false. If links must open new windows, handle `webView(_:createWebViewWith:for:windowFeatures:)` and check the navigation action's user gesture and URL.",

@@ -5,7 +5,7 @@ public struct WebViewPhoneNumberDetectionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-207", slug: "webview-phone-number-detection",
         title: "Web view turns phone numbers into tel: links",
-        kind: .source, severity: .low, confidence: .medium, evidence: .configuration, cwe: [749],
+        severity: .low, confidence: .medium, evidence: .configuration, cwe: [749],
         masvs: ["MASVS-PLATFORM-2"], mastg: ["MASTG-TEST-0077"],
         rationale: "`dataDetectorTypes` with phone numbers (or `.all`) turns numbers in web content into tel: links that start a call when tapped, and the app's navigation delegate is not consulted for them. Remote or injected content can place premium-rate numbers under innocuous text; the MASTG lists tel: among the protocol handlers a web view should not offer.",
         fix: "Drop `.phoneNumber` / `.all` from `dataDetectorTypes` (use `.link` or none). If calls are a feature, render them as explicit links and confirm the number in the app before opening it.",

@@ -33,7 +33,7 @@ enum PermissionText {
 public struct PermissionInventoryRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PRIV-101", slug: "privacy-usage-inventory", title: "Privacy permission the app can ask for",
-        kind: .app, severity: .info, confidence: .high, cwe: [359],
+        severity: .info, confidence: .high, cwe: [359],
         masvs: ["MASVS-PRIVACY-1"], mastg: ["MASTG-TEST-0069"],
         rationale: "Every `NS…UsageDescription` key (and `NFCReaderUsageDescription`) is a permission the app may ask the user for. An auditor starts from this list: each entry must match a feature of the app, and its purpose string must say why the app needs the data. Keys are read from the Info.plist and from `INFOPLIST_KEY_…` build settings (modern Xcode projects keep them there), and reported where they are written. Keys Apple does not document are listed too, because a misspelled key is no key at all.",
         fix: "Nothing to fix by itself. Remove the permissions the app does not need, and make sure each purpose string explains the concrete benefit to the user.",
@@ -94,7 +94,7 @@ public struct PermissionInventoryRule: AppRule {
 public struct UnusedPermissionRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PRIV-103", slug: "unused-permission", title: "Permission declared but never used by the app's code",
-        kind: .app, severity: .low, confidence: .medium, evidence: .compliance, cwe: [250, 359],
+        severity: .low, confidence: .medium, evidence: .compliance, cwe: [250, 359],
         masvs: ["MASVS-PRIVACY-1"], mastg: ["MASTG-TEST-0069"],
         rationale: "A usage description for a resource no code touches is over-asking: the permission stays available to any code path (or SDK) that later asks for it, App Review questions it, and users see a broader privacy footprint than the app needs. The check looks for the protected API (class, request call, constant) in every file the target can run — its own, framework targets and local packages — and stays quiet when there is no code to judge (no sources, or Objective-C files the front end could not read). Permissions whose code cannot be recognized by name (local network) are never called unused. Confidence is low when third-party libraries are linked, because an SDK may be the real user.",
         fix: "Remove the usage description key (Info.plist or `INFOPLIST_KEY_…` build setting). If a linked SDK needs it, keep it and document which one.",
@@ -177,7 +177,7 @@ public struct UnusedPermissionRule: AppRule {
 public struct MissingPurposeStringRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PRIV-104", slug: "missing-usage-description", title: "Protected API used without its usage description",
-        kind: .app, severity: .medium, confidence: .high, evidence: .compliance, cwe: [359],
+        severity: .medium, confidence: .high, evidence: .compliance, cwe: [359],
         masvs: ["MASVS-PRIVACY-3"], mastg: ["MASTG-TEST-0069"],
         rationale: "iOS only lets an app reach a protected resource after showing the user the app's purpose string. Calling the API without the usage description in the Info.plist makes iOS terminate the app (camera, contacts, Bluetooth, photos...) or silently deny access (location), and App Store Connect rejects the upload. The check compares the calls each target compiles with the Info.plist of each of its build configurations, including `INFOPLIST_KEY_…` build settings when the Info.plist is generated; a setting Xcode ignores (no `GENERATE_INFOPLIST_FILE`) does not count. It stays quiet when a configuration's Info.plist cannot be read completely.",
         fix: "Add the usage description key with a specific purpose string to the target's Info.plist (or an `INFOPLIST_KEY_…` build setting with `GENERATE_INFOPLIST_FILE = YES`) for every configuration.",

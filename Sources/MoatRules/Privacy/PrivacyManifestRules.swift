@@ -57,7 +57,7 @@ extension AppUnit {
 public struct RequiredReasonAPIUndeclaredRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PRIV-105", slug: "required-reason-api-undeclared", title: "Required-reason API used but not declared in the privacy manifest",
-        kind: .app, severity: .medium, confidence: .high, evidence: .compliance, cwe: [359],
+        severity: .medium, confidence: .high, evidence: .compliance, cwe: [359],
         masvs: ["MASVS-PRIVACY-3"], mastg: [],
         rationale: "Some APIs can be used to fingerprint a device: user defaults, file timestamps (`NSFileCreationDate`, `creationDateKey`, `stat`, `getattrlist`...), system boot time (`systemUptime`, `mach_absolute_time`), disk space (`volumeAvailableCapacityKey`, `systemFreeSize`, `statfs`...) and active keyboards (`activeInputModes`). Since May 2024 App Store Connect rejects uploads whose code uses them without declaring the category and an approved reason in the bundle's `PrivacyInfo.xcprivacy` (ITMS-91053). Only unambiguous names count as a use: a `creationDate` property of the app's own model does not. The category table is `RequiredReasonAPITable`, shared with binary analysis.",
         fix: "Add an `NSPrivacyAccessedAPITypes` entry for the category with the approved reason that matches the use (for example `CA92.1` for user defaults read and written by the app itself) to the target's `PrivacyInfo.xcprivacy`.",
@@ -125,7 +125,7 @@ public struct RequiredReasonAPIUndeclaredRule: AppRule {
 public struct RequiredReasonDeclaredUnusedRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PRIV-106", slug: "required-reason-declared-unused", title: "Privacy manifest declares a required-reason API the code does not use",
-        kind: .app, severity: .info, confidence: .medium, evidence: .compliance, cwe: [359],
+        severity: .info, confidence: .medium, evidence: .compliance, cwe: [359],
         masvs: ["MASVS-PRIVACY-3"], mastg: [],
         rationale: "A privacy manifest is a statement to users and to Apple about what the app does. Declaring an API category nothing uses makes the privacy report inaccurate and hides which declarations still matter. The app's manifest must also cover statically linked third-party code, so confidence is low when libraries are linked; nothing is said when there is no code to judge. A category name Apple does not define covers nothing and is reported too.",
         fix: "Remove the stale `NSPrivacyAccessedAPITypes` entry, or keep it and note which library uses the API. Fix misspelled category names.",
@@ -191,7 +191,7 @@ public struct TrackingDomainsWithoutTrackingRule: PropertyListRule {
 
     public static let description = RuleDescription(
         id: "MOAT-PRIV-107", slug: "tracking-domains-without-tracking", title: "Tracking domains declared while NSPrivacyTracking is false",
-        kind: .propertyList, severity: .medium, confidence: .high, evidence: .compliance, cwe: [359],
+        severity: .medium, confidence: .high, evidence: .compliance, cwe: [359],
         masvs: ["MASVS-PRIVACY-2", "MASVS-PRIVACY-3"], mastg: [],
         rationale: "`NSPrivacyTrackingDomains` lists the hosts the app contacts to track users; iOS blocks them until the user allows tracking through App Tracking Transparency. A manifest that lists tracking domains but says `NSPrivacyTracking` is false (or leaves it out, which means false) contradicts itself: either the app tracks and its privacy declaration is wrong, or the list is stale.",
         fix: "If the app tracks users, set `NSPrivacyTracking` to true, ask for permission with `ATTrackingManager`, and declare it in the App Store privacy labels. Otherwise remove the domains and stop contacting them for tracking.",
@@ -236,7 +236,7 @@ public struct TrackingDomainsWithoutTrackingRule: PropertyListRule {
 public struct MissingPrivacyManifestRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PRIV-108", slug: "missing-privacy-manifest", title: "Required-reason APIs used without a privacy manifest",
-        kind: .app, severity: .medium, confidence: .high, evidence: .compliance, cwe: [359],
+        severity: .medium, confidence: .high, evidence: .compliance, cwe: [359],
         masvs: ["MASVS-PRIVACY-3"], mastg: [],
         rationale: "An app (and each extension bundle) whose code uses required-reason APIs must ship a `PrivacyInfo.xcprivacy` that declares them; App Store Connect rejects uploads without one (ITMS-91053). The check looks at the code each app or extension target compiles and at the manifests copied into that bundle (Copy Bundle Resources or a synchronized folder); a manifest next to the code but not in the target is pointed out. Confidence is medium for extensions.",
         fix: "Add a Privacy Manifest file (File > New > File > App Privacy) to the target, and declare each required-reason API category with its approved reason.",

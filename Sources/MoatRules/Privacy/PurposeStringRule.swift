@@ -92,7 +92,7 @@ public enum PurposeStringQuality {
 public struct WeakPurposeStringRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PRIV-102", slug: "weak-purpose-string", title: "Empty, placeholder or uninformative purpose string",
-        kind: .app, severity: .medium, confidence: .high, evidence: .compliance, cwe: [359],
+        severity: .medium, confidence: .high, evidence: .compliance, cwe: [359],
         masvs: ["MASVS-PRIVACY-3"], mastg: ["MASTG-TEST-0069"],
         rationale: """
         The purpose string is all the user reads before granting access, and App Review rejects strings that do not explain why the app needs the data (Guideline 5.1.1). Findings, from most to least certain: an empty or blank string, or a value that is not a string (medium); a placeholder — a whole string such as "test", "description", "n/a", "…" or any string with TODO, FIXME, TBD, XXX, lorem, placeholder (medium); only the app's name or `$(PRODUCT_NAME)` (medium); a single word, or two words under ten characters (low); and a string made only of words that name the resource and say that the app wants it — "We want to access your camera", "This app needs camera access", "Location is required for the app to work properly" — with no word that tells what the app does with it (low). Only the key's own resource words count as restating (a microphone string may say "video"), text in non-Latin scripts is not judged, and a string that is only an unresolved `$(VARIABLE)` is not judged. A good string names the feature: "Scan a receipt so it can be attached to your expense report."

@@ -12,7 +12,7 @@ public struct CoreDataFileProtectionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-202", slug: "core-data-store-without-file-protection",
         title: "Core Data store added without a file protection option",
-        kind: .source, severity: .low, confidence: .low, cwe: [311],
+        severity: .low, confidence: .low, cwe: [311],
         masvs: ["MASVS-STORAGE-1"], mastg: ["MASTG-TEST-0052"],
         rationale: "Core Data stores are plain SQLite files. Without `NSPersistentStoreFileProtectionKey` they get the app's default Data Protection class, normally Complete Until First User Authentication: after the first unlock following a boot the file stays decryptable while the device is locked, and the WAL/SHM side files follow the same class.",
         fix: "Add `NSPersistentStoreFileProtectionKey: FileProtectionType.complete` to the store options (or `description.setOption(FileProtectionType.complete as NSObject, forKey: NSPersistentStoreFileProtectionKey)`), or set the Data Protection entitlement to NSFileProtectionComplete. Encrypt sensitive fields as well.",

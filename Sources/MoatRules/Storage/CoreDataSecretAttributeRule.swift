@@ -22,7 +22,7 @@ public struct CoreDataSecretAttributeRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-209", slug: "core-data-secret-attribute-unprotected",
         title: "Secret-named Core Data attribute in a store without file protection",
-        kind: .app, severity: .medium, confidence: .low, cwe: [312, 311],
+        severity: .medium, confidence: .low, cwe: [312, 311],
         masvs: ["MASVS-STORAGE-1"], mastg: ["MASTG-TEST-0052"],
         rationale: "Core Data stores are plain SQLite files. Opened without `NSPersistentStoreFileProtectionKey` they get the default Data Protection class (Complete Until First User Authentication): after the first unlock following a boot, the store — with every password, token or card number its entities hold — stays readable while the device is locked, and it is copied into backups.",
         fix: "Keep secrets out of Core Data: store them in the Keychain and keep only a reference in the entity. If the store must hold them, open it with `NSPersistentStoreFileProtectionKey: FileProtectionType.complete` (`description.setOption(FileProtectionType.complete as NSObject, forKey: NSPersistentStoreFileProtectionKey)`) or set the Data Protection entitlement to NSFileProtectionComplete, and encrypt the fields.",

@@ -9,7 +9,7 @@ public struct FileProtectionNoneRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-205", slug: "file-protection-none",
         title: "File written without Data Protection",
-        kind: .source, severity: .medium, confidence: .high, evidence: .configuration, cwe: [311, 922],
+        severity: .medium, confidence: .high, evidence: .configuration, cwe: [311, 922],
         masvs: ["MASVS-STORAGE-1"], mastg: ["MASTG-TEST-0052"],
         rationale: "With the `none` protection class a file is encrypted only with the device key: it is readable whenever the device is on, locked or not, including right after a reboot before the first unlock. In Documents or Application Support such a file also travels in backups.",
         fix: "Remove the `none` class; use `.completeFileProtection` / `FileProtectionType.complete` for anything sensitive, or at least leave the default (Complete Until First User Authentication). If a background task really needs the file while locked, use `completeUnlessOpen` and keep secrets out of it.",

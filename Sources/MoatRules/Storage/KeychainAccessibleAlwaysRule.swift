@@ -5,7 +5,7 @@ public struct KeychainAccessibleAlwaysRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-207", slug: "keychain-accessible-always",
         title: "Keychain item readable while the device is locked",
-        kind: .source, severity: .medium, confidence: .high, evidence: .configuration, cwe: [311, 522],
+        severity: .medium, confidence: .high, evidence: .configuration, cwe: [311, 522],
         masvs: ["MASVS-STORAGE-1"], mastg: ["MASTG-TEST-0052"],
         rationale: "`kSecAttrAccessibleAlways` and `kSecAttrAccessibleAlwaysThisDeviceOnly` (deprecated since iOS 12) keep the item decryptable at all times, even before the first unlock after a reboot, so the Keychain's main protection, the passcode, does not apply to it.",
         fix: "Use `kSecAttrAccessibleWhenUnlockedThisDeviceOnly` (or `…AfterFirstUnlockThisDeviceOnly` for items background tasks need), and migrate existing items with `SecItemUpdate`.",

@@ -9,7 +9,7 @@ public struct KeychainItemMigratableRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-208", slug: "keychain-item-migratable",
         title: "Keychain secret can migrate to other devices",
-        kind: .source, severity: .low, confidence: .low, evidence: .configuration, cwe: [522],
+        severity: .low, confidence: .low, evidence: .configuration, cwe: [522],
         masvs: ["MASVS-STORAGE-1", "MASVS-STORAGE-2"], mastg: ["MASTG-TEST-0052", "MASTG-TEST-0058"],
         rationale: "Keychain items without a `ThisDeviceOnly` class are included in encrypted backups and restored onto other devices (and sync through iCloud Keychain when marked synchronizable). Device-bound secrets such as session tokens, refresh tokens and private keys should not follow a backup to another phone.",
         fix: "Store device-bound secrets with `kSecAttrAccessibleWhenUnlockedThisDeviceOnly` (or `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly` for background access). Keep migratable classes only for items the user expects on a new device.",

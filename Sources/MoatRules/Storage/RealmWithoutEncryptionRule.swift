@@ -9,7 +9,7 @@ public struct RealmWithoutEncryptionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-201", slug: "realm-without-encryption",
         title: "Realm database opened without an encryption key",
-        kind: .source, severity: .medium, confidence: .medium, evidence: .configuration, cwe: [311, 312],
+        severity: .medium, confidence: .medium, evidence: .configuration, cwe: [311, 312],
         masvs: ["MASVS-STORAGE-1"], mastg: ["MASTG-TEST-0052", "MASTG-TEST-0079"],
         rationale: "Realm encryption is off by default: the .realm file is plain data protected only by iOS Data Protection, readable from backups, from a jailbroken or forensically imaged device, and by anything that gets file access to the container.",
         fix: "Generate a random 64-byte key once, keep it in the Keychain (ThisDeviceOnly), and open the Realm with `Realm.Configuration(encryptionKey: key)` (Objective-C: `configuration.encryptionKey = key`).",

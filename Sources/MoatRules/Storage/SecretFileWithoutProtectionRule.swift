@@ -16,7 +16,7 @@ public struct SecretFileWithoutProtectionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-204", slug: "secret-file-without-protection",
         title: "Secret written to a file without complete file protection",
-        kind: .source, severity: .medium, confidence: .low, cwe: [312, 922],
+        severity: .medium, confidence: .low, cwe: [312, 922],
         masvs: ["MASVS-STORAGE-1"], mastg: ["MASTG-TEST-0052", "MASTG-TEST-0058"],
         rationale: "Files get the default Data Protection class (Complete Until First User Authentication): after the first unlock they stay decryptable while the device is locked, and files in Documents and Application Support are copied into backups. Tokens, passwords and keys written as JSON, plists or archives are plain text to anyone who reaches the container or a backup.",
         fix: "Keep secrets in the Keychain. If a file is unavoidable, write it with `.completeFileProtection` (Objective-C `NSDataWritingFileProtectionComplete`), encrypt its content with a key held in the Keychain, and exclude it from backup (`isExcludedFromBackup`, which is advisory only).",
@@ -60,6 +60,22 @@ public struct SecretFileWithoutProtectionRule: SourceRule {
                 try sealed.combined?.write(to: tokenURL)
             }
             """, note: "Complete protection, data that is not secret (the MASTG Codable example), and encrypted content."),
+            .triggering("TokenCache.swift", """
+            func cache(token: String) throws {
+                let docs = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+                try ↓Data(token.utf8).write(to: docs.appendingPathComponent("token"), options: .completeFileProtection)
+            }
+            """, note: "Protected on the device, but Documents is copied into backups (low)."),
+            .nonTriggering("TokenCache.swift", """
+            func cache(token: String) throws {
+                let docs = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+                var url = docs.appendingPathComponent("token")
+                try Data(token.utf8).write(to: url, options: .completeFileProtection)
+                var values = URLResourceValues()
+                values.isExcludedFromBackup = true
+                try url.setResourceValues(values)
+            }
+            """, note: "Complete protection and excluded from backup."),
             .nonTriggering("CredentialStore.m", """
             - (void)saveToken:(NSString *)token toPath:(NSString *)path {
                 NSData *data = [token dataUsingEncoding:NSUTF8StringEncoding];

@@ -12,7 +12,7 @@ public struct SecretInDatabaseRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-301", slug: "secret-in-local-database",
         title: "Secret stored in a local database",
-        kind: .source, severity: .medium, confidence: .high, evidence: .dataflow, cwe: [312, 922],
+        severity: .medium, confidence: .high, evidence: .dataflow, cwe: [312, 922],
         masvs: ["MASVS-STORAGE-1"], mastg: ["MASTG-TEST-0052"],
         rationale: "Core Data and SQLite stores, Realm files and key-value stores (MMKV, PINCache, YapDatabase, LevelDB) are plain files in the app's container: they get the default Data Protection class (readable after the first unlock), are copied into backups and can be read from a jailbroken device or a forensic image. A password, token, key or card number written there is stored in clear.",
         fix: "Keep secrets in the Keychain and store only a reference to them. If a database must hold sensitive records, encrypt it (SQLCipher, a Realm `encryptionKey` kept in the Keychain) and give its files complete file protection.",

@@ -12,7 +12,7 @@ public struct SecretInLogRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-302", slug: "secret-in-log",
         title: "Secret written to a log",
-        kind: .source, severity: .medium, confidence: .high, evidence: .dataflow, cwe: [532, 312],
+        severity: .medium, confidence: .high, evidence: .dataflow, cwe: [532, 312],
         masvs: ["MASVS-STORAGE-2"], mastg: ["MASTG-TEST-0053"],
         rationale: "NSLog and public unified-log messages go to the system log, which any Mac the device is connected to, a sysdiagnose and many crash and support tools can read; print output is captured by debuggers and log collectors; logging libraries write files into the container that end up in backups and bug reports. A password, token or key in a log message leaves the app.",
         fix: "Do not log secrets. With `Logger`, keep the default privacy or mark the value `privacy: .private` (or `.private(mask: .hash)` to correlate); with `os_log`, use `%{private}@`; remove debugging prints of credentials.",

@@ -13,7 +13,7 @@ public struct SecretInUserDefaultsRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-203", slug: "secret-in-user-defaults",
         title: "Secret stored in UserDefaults",
-        kind: .source, severity: .medium, confidence: .low, cwe: [312, 922],
+        severity: .medium, confidence: .low, cwe: [312, 922],
         masvs: ["MASVS-STORAGE-1"], mastg: ["MASTG-TEST-0052", "MASTG-TEST-0058"],
         rationale: "UserDefaults is an unencrypted property list in Library/Preferences. It is copied into backups, readable by anyone with file access to the container (a jailbroken device, a forensic image, a backup), and shared with extensions for suite defaults. Tokens, passwords and keys stored there outlive logout and leave the device.",
         fix: "Store secrets in the Keychain (`SecItemAdd` with a `…ThisDeviceOnly` accessibility class); keep only non-sensitive preferences in UserDefaults and remove the old value on upgrade.",
@@ -33,6 +33,15 @@ public struct SecretInUserDefaultsRule: SourceRule {
                 ↓[[NSUserDefaults standardUserDefaults] setObject:token forKey:@"auth_token"];
             }
             """),
+            .triggering("SyncSettings.swift", """
+            struct SettingsView: View {
+                @AppStorage("authToken") var ↓authToken = ""
+            }
+            func sync(keychain: Keychain) {
+                let refresh = keychain["refresh"]
+                ↓NSUbiquitousKeyValueStore.default.set(refresh, forKey: "r")
+            }
+            """, note: "An @AppStorage secret, and a Keychain value synced through the iCloud key-value store."),
             .nonTriggering("Preferences.swift", """
             struct CustomPointStruct: Codable {
                 var x: Double
@@ -93,8 +102,11 @@ public struct SecretInUserDefaultsRule: SourceRule {
         }
         // `@AppStorage("authToken") var token = ""`: a UserDefaults value by declaration.
         for variable in file.allVariables {
-            guard let attribute = variable.attributes.first(where: { $0.hasPrefix("@AppStorage") }) else { continue }
-            let key = attribute.split(separator: "\"").dropFirst().first.map(String.init)
+            guard variable.attributes.contains(where: { $0 == "AppStorage" || $0 == "@AppStorage" }) else { continue }
+            let text = file.text(variable.range)
+            let key = text.range(of: "AppStorage(\"").flatMap { start in
+                text[start.upperBound...].split(separator: "\"", maxSplits: 1).first.map(String.init)
+            }
             guard let kind = key.flatMap({ SensitiveNaming.kind(ofName: $0) }) ?? SensitiveNaming.kind(ofName: variable.name, type: variable.type),
                   !SecretNaming.isNonCredentialTokenName(key ?? variable.name) else { continue }
             sink.report("`\(variable.name)` holds \(kind.phrase) in UserDefaults through @AppStorage\(key.map { " under \"\($0)\"" } ?? ""): an unencrypted plist that is copied into backups. Store it in the Keychain.",

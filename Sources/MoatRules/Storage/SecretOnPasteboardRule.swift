@@ -10,7 +10,7 @@ public struct SecretOnPasteboardRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-303", slug: "secret-on-pasteboard",
         title: "Secret copied to the pasteboard",
-        kind: .source, severity: .medium, confidence: .high, evidence: .dataflow, cwe: [200, 312],
+        severity: .medium, confidence: .high, evidence: .dataflow, cwe: [200, 312],
         masvs: ["MASVS-STORAGE-2", "MASVS-PLATFORM-1"], mastg: ["MASTG-TEST-0073"],
         rationale: "Every app in the foreground can read the general pasteboard, Universal Clipboard copies it to the user's other devices, and its content stays until something replaces it. Named pasteboards are shared with every app of the same team. A password, one-time code or card number put there leaves the app's control.",
         fix: "Do not copy secrets programmatically. If the user must copy one, use `setItems(_:options:)` with `.localOnly: true` and a short `.expirationDate`, and prefer the system's password AutoFill over copying.",

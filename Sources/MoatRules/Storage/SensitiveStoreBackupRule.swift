@@ -11,7 +11,7 @@ public struct SensitiveStoreBackupRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-206", slug: "sensitive-store-in-backup",
         title: "Sensitive database is included in backups",
-        kind: .source, severity: .low, confidence: .low, cwe: [530, 312],
+        severity: .low, confidence: .low, cwe: [530, 312],
         masvs: ["MASVS-STORAGE-2"], mastg: ["MASTG-TEST-0058"],
         rationale: "Everything in Documents, Application Support and Library (except Caches) is copied into iCloud and computer backups, where it can be restored to another device or read with backup tools (unencrypted computer backups in particular). A vault, wallet or credential database there leaves the device with every backup.",
         fix: "Encrypt the store (Data Protection `.complete`, SQLCipher, a Realm encryption key kept in the Keychain) — that is the real fix. Also set `isExcludedFromBackup` on the store's folder (`URLResourceValues.isExcludedFromBackup = true`); the flag is advisory: it keeps the file out of backups but does not protect it on the device.",

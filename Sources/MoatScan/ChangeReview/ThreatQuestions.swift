@@ -40,6 +40,17 @@ public enum ThreatQuestion: String, Codable, Sendable, CaseIterable {
         }
     }
 
+    /// The kinds of the dataflow sink table whose entries answer this question (`SinkTable`,
+    /// `StateTransitions` for state changes).
+    public var sinkKinds: Set<SinkKind> {
+        switch self {
+        case .filePath: [.filePath]
+        case .stateMachine: [.stateChange]
+        case .objectDecoding: [.classLookup, .unarchive]
+        case .memoryCopy: [.memoryCopy, .stringFromBuffer, .allocation]
+        }
+    }
+
     /// CWE ids whose findings on changed lines also answer this question.
     public var cwe: Set<Int> {
         switch self {
@@ -329,7 +340,7 @@ private struct Detector {
     /// A file-path sink of the table (write, copy, move, create, remove) whose path the engine sees coming
     /// from outside data or from the function's inputs.
     mutating func checkFilePath(_ call: Expression, _ context: WalkContext, _ hunk: ChangeSet.Hunk) {
-        for site in SinkTable.sinks(of: call, in: file, kinds: [.filePath]) {
+        for site in SinkTable.sinks(of: call, in: file, kinds: ThreatQuestion.filePath.sinkKinds) {
             guard let path = site.argument(.path) else { continue }
             let (phrases, taints) = origins(at: site.range, roles: [.path])
             guard !phrases.isEmpty else { continue }
@@ -345,12 +356,6 @@ private struct Detector {
 
     // MARK: 2. State machines
 
-    static func isStateName(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return lower == "state" || lower == "status" || lower == "phase" || lower == "stage"
-            || (lower.hasSuffix("state") && lower.count > 5) || (lower.hasSuffix("status") && lower.count > 6)
-    }
-
     /// What makes this function a handler of remote messages: the engine's untrusted parameters (delegate
     /// methods of the source table, handlers of messages from a remote sender).
     func remoteInput(of function: FunctionDeclaration?) -> String? {
@@ -358,25 +363,27 @@ private struct Detector {
         return dataflow.untrustedParameters(of: function).first?.source.description
     }
 
+    /// A state change of the sink table (`.stateChange`: `StateTransitions`) in a function that handles a
+    /// remote message: an assignment of a state property to anything but a closing state.
     mutating func checkStateAssignment(_ target: Expression, _ value: Expression, _ range: SourceRange,
                                        _ context: WalkContext, _ hunk: ChangeSet.Hunk) {
-        let targetName: String
+        guard let function = context.function, let input = remoteInput(of: function),
+              let transition = StateTransitions.write(target, value, at: range, in: file) else { return }
+        let reason = "\(transition.text) in `\(function.fullName)`, which handles a remote message (\(input))."
+        var names = Self.names(in: target).union(function.parameters.map(\.name))
         switch target.unwrapped.kind {
-        case .member(_, let name), .identifier(let name): targetName = name
-        default: return
+        case .member(_, let name), .identifier(let name): names.insert(name)
+        default: break
         }
-        guard Self.isStateName(targetName), let function = context.function, let input = remoteInput(of: function) else { return }
-        let reason = "sets `\(text(target))` to `\(text(value))` in `\(function.fullName)`, which handles a remote message (\(input))."
-        let names = Self.names(in: target).union(function.parameters.map(\.name)).union([targetName])
         record(.stateMachine, range, hunk, reason, context: context, names: names)
     }
 
+    /// A state setter, a connection opener or a call named for a transition (`transition(to:)`,
+    /// `advanceState()`) in a function that handles a remote message.
     mutating func checkStateCall(_ call: Expression, _ context: WalkContext, _ hunk: ChangeSet.Hunk) {
-        guard let base = call.name else { return }
-        let isTransition = base == "setState:" || base == "setStatus:" || base == "setState" || base == "transition"
-            || base.hasPrefix("transition(") || base.hasPrefix("transitionTo") || base == "advanceState"
-        guard isTransition, let function = context.function, let input = remoteInput(of: function) else { return }
-        let reason = "calls `\(call.swiftCallName ?? base)` in `\(function.fullName)`, which handles a remote message (\(input))."
+        guard let function = context.function, let input = remoteInput(of: function),
+              let transition = StateTransitions.call(call, in: file, namedTransitions: true) else { return }
+        let reason = "\(transition.text) in `\(function.fullName)`, which handles a remote message (\(input))."
         let names = (call.receiver.map { Self.names(in: $0) } ?? []).union(function.parameters.map(\.name)).union(["state", "status"])
         record(.stateMachine, call.range, hunk, reason, context: context, names: names)
     }
@@ -414,7 +421,7 @@ private struct Detector {
             } else {
                 reason = "`\(name)` decodes objects"
             }
-        } else if let lookup = SinkTable.sinks(of: call, in: file, kinds: [.classLookup]).first {
+        } else if let lookup = SinkTable.sinks(of: call, in: file, kinds: ThreatQuestion.objectDecoding.sinkKinds.intersection([.classLookup])).first {
             guard let argument = lookup.argument(.className), argument.stringValue == nil else { return }
             reason = "`\(base)` turns the run-time string `\(text(argument))` into a class"
         } else if Self.unarchiverInitializers.contains(base) {
@@ -434,7 +441,10 @@ private struct Detector {
     /// The sink table's memory copies and strings read from a buffer by a count (always asked: a copy by
     /// a length is worth a look), and its allocations when their size is a product or comes from outside.
     mutating func checkMemoryCopy(_ call: Expression, _ context: WalkContext, _ hunk: ChangeSet.Hunk) {
-        for site in SinkTable.sinks(of: call, in: file, kinds: [.memoryCopy, .stringFromBuffer, .allocation]) {
+        var sites = SinkTable.sinks(of: call, in: file, kinds: ThreatQuestion.memoryCopy.sinkKinds)
+        // A call that copies and allocates (`Data(bytes:count:)`) is asked about as the copy.
+        if sites.contains(where: { $0.kind != .allocation }) { sites.removeAll { $0.kind == .allocation } }
+        for site in sites {
             let lengthRoles: [SinkRole] = [.length, .count, .size]
             let length = lengthRoles.lazy.compactMap { site.argument($0) }.first
             let (phrases, _) = origins(at: site.range, roles: lengthRoles)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MoatTestSupport
 import MoatCore
 import MoatSyntax
 @testable import MoatRules
@@ -7,26 +8,8 @@ import MoatSyntax
 /// The per-file unit source rules receive: the dataflow analysis it runs once with its context, and the
 /// index of the names its code mentions.
 struct SourceUnitTests {
-    static let handler = """
-    class SceneDelegate: UIResponder, UIWindowSceneDelegate {
-        let importer = FileImporter()
-
-        func scene(_ scene: UIScene, openURLContexts URLContexts: Set<UIOpenURLContext>) {
-            guard let url = URLContexts.first?.url,
-                  let name = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value else { return }
-            importer.importFile(named: name, contents: Data())
-        }
-    }
-    """
-    static let importer = """
-    final class FileImporter {
-        func importFile(named name: String, contents: Data) {
-            let folder = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
-            let destination = folder.appendingPathComponent(name)
-            try? contents.write(to: destination)
-        }
-    }
-    """
+    static let handler = CrossFileFixtures.handler()
+    static let importer = CrossFileFixtures.importer
 
     static func findings(_ rule: any SourceRule, _ unit: SourceUnit) -> [Finding] {
         var sink = FindingSink(rule: type(of: rule).description)

@@ -172,6 +172,11 @@ public final class ConstantResolver {
         if let known = changedInPlaceCache[ObjectIdentifier(function)] { return known }
         var names = Set<String>()
         function.body?.walk { node, _ in
+            if case .statement(let statement) = node, case .assignment(let target, _, _) = statement.kind,
+               case .subscriptAccess(let base, _) = target.unwrapped.kind, case .identifier(let name) = base.unwrapped.kind {
+                // `iv[i] = …`
+                names.insert(name)
+            }
             guard case .expression(let expression) = node else { return }
             switch expression.kind {
             case .prefix("&", let operand):

@@ -398,7 +398,29 @@ extension FunctionInterpreter {
                 return inputs
             }
         }
-        return inputs
+        return passedThrough(call)
+    }
+
+    /// What a call no table entry describes returns: its receiver's taints, and its arguments' taints of
+    /// the kinds that pass through any call (`FlowKind.passesThroughUnknownCalls`). A kind that does not
+    /// (a secret handed to `postToServer(token:)` is not in the server's answer) passes through arguments
+    /// only of an initializer (`Data(password.utf8)`) or a conversion of `Transfers.argumentConversions`
+    /// (`String(format:)`, `JSONEncoder.encode`, `stringWithFormat:`).
+    func passedThrough(_ call: CallSite) -> [Taint] {
+        let arguments = call.argumentTaints.flatMap { $0 }
+        let converts = call.callee.name?.first?.isUppercase == true || Transfers.argumentConversions.contains(call.name)
+            || Transfers.argumentConversions.contains(call.baseName)
+        if converts || arguments.isEmpty { return call.inputs }
+        // A parameter's value is marked, for callers whose kind does not pass through such calls.
+        let kept = arguments.compactMap { taint -> Taint? in
+            guard let flow = taint.flow else {
+                var copy = taint
+                copy.viaUnknownCall = true
+                return copy
+            }
+            return flow.passesThroughUnknownCalls ? taint : nil
+        }
+        return call.receiverTaints.merging(kept)
     }
 
     /// Removes `&`, casts and parentheses around a buffer argument.

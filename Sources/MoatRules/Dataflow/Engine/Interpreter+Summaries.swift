@@ -7,8 +7,13 @@ extension FunctionInterpreter {
     /// A caller's taint after a callee (of this file or another) did to it what its summary says: the
     /// checks it applied, a transformation that voids the caller's path checks, the members it read (which
     /// make a latent value untrusted; nil when it never read one of those). The lineage ends at the call.
-    static func passedThrough(_ outer: Taint, checks: Set<TaintCheck>, resets: Bool, members: Set<String>) -> Taint? {
+    static func passedThrough(_ outer: Taint, checks: Set<TaintCheck>, resets: Bool, members: Set<String>,
+                              viaUnknownCall: Bool = false) -> Taint? {
+        if viaUnknownCall {
+            if let flow = outer.flow, !flow.passesThroughUnknownCalls { return nil }
+        }
         var taint = outer
+        if viaUnknownCall, outer.flow == nil { taint.viaUnknownCall = true }
         if let latent = outer.latent {
             guard !latent.isDisjoint(with: members) else { return nil }
             taint.latent = nil
@@ -30,7 +35,7 @@ extension FunctionInterpreter {
                                 arguments: [Argument], argumentTaints: [[Taint]], _ state: inout InterpreterState) -> [Taint] {
         func compose(_ outer: Taint, _ inner: Taint, parameter: Int, name: String) -> Taint? {
             guard var taint = Self.passedThrough(outer, checks: inner.checks, resets: inner.resetsCallerChecks,
-                                                 members: inner.members) else { return nil }
+                                                 members: inner.members, viaUnknownCall: inner.viaUnknownCall) else { return nil }
             if let product = inner.product {
                 let checked = product.checked || !outer.checks.isDisjoint(with: [.overflowChecked, .upperBounded])
                 taint.product = ProductInfo(range: product.range, checked: checked)
@@ -132,7 +137,7 @@ extension FunctionInterpreter {
                     continue
                 }
                 guard var taint = Self.passedThrough(outer, checks: inner.checkSet, resets: inner.resetsCallerChecks,
-                                                     members: Set(inner.members)) else { continue }
+                                                     members: Set(inner.members), viaUnknownCall: inner.viaUnknownCall ?? false) else { continue }
                 taint.addStep(arguments[index].value.range, "passed to \(name) (\(place))")
                 taint.addStep(call.range, "returned by \(name)")
                 result.merge([taint])

@@ -27,6 +27,9 @@ public enum ConstantTables {
     /// Byte arrays shorter than this are not keys, IVs or salts.
     public static let minimumByteCount = 8
 
+    /// Types whose `(count:)` and `(repeating:count:)` initializers make a buffer of one repeated byte.
+    public static let repeatedByteTypes: Set<String> = ["Data", "NSMutableData"]
+
     /// Uses of a local that change its contents in place (`SecRandomCopyBytes(…, &iv)`,
     /// `iv.withUnsafeMutableBytes { … }`): a local used so is not the constant it was initialized with.
     public static let inPlaceWriters: Set<String> = [
@@ -57,8 +60,28 @@ public enum ConstantValue: Sendable, Hashable, Codable {
             return (.symbol(name), current)
         case .member(_, let name) where symbols.contains(name):
             return (.symbol(name), current)
+        case .call(let callee, let arguments, _) where isRepeatedByte(callee, arguments):
+            // `[UInt8](repeating: 0, count: 16)`, `Data(count: 16)`: the same bytes every time.
+            let count = arguments.first { $0.label == "count" }.flatMap { if case .integerLiteral(let text) = $0.value.unwrapped.kind { Int(text) } else { nil } }
+            return (.bytes(count ?? 0), current)
         default:
             return conversionOperand(current).flatMap { of($0, symbols: [], depth: depth + 1) }
+        }
+    }
+
+    /// A buffer of one repeated literal byte: `[UInt8](repeating: 0, count: n)`, `Data(repeating: 0, count: n)`,
+    /// `Data(count: n)` (zeroes). Only a constant while nothing fills it (`ConstantTables.inPlaceWriters`,
+    /// `&buffer` and subscript stores stop the resolver first).
+    static func isRepeatedByte(_ callee: Expression, _ arguments: [Argument]) -> Bool {
+        let labels = arguments.map(\.label)
+        let repeatsLiteral = arguments.first.map { if case .integerLiteral = $0.value.unwrapped.kind { true } else { false } } ?? false
+        switch callee.unwrapped.kind {
+        case .arrayLiteral(let elements):
+            return elements.count == 1 && labels == ["repeating", "count"] && repeatsLiteral
+        case .identifier(let name) where ConstantTables.repeatedByteTypes.contains(name):
+            return labels == ["count"] || (labels == ["repeating", "count"] && repeatsLiteral)
+        default:
+            return false
         }
     }
 

@@ -60,6 +60,12 @@ public enum FlowKind: String, Sendable, Hashable, CaseIterable {
     /// Not for input kinds, where a member of an object is not the object.
     var fillsContainer: Bool { self == .sensitive }
 
+    /// A value of this kind passed as an argument to a call no table entry or summary describes is taken to
+    /// be in what the call returns. True for input, which shapes whatever is computed from it; false for
+    /// sensitive data, which a call usually consumes (`postToServer(url:token:)` returns the server's answer,
+    /// not the token): only initializers and the conversions of `Transfers.argumentConversions` pass it on.
+    var passesThroughUnknownCalls: Bool { self != .sensitive }
+
     /// Every kind: what most transfers and checks apply to.
     static let every: Set<FlowKind> = Set(allCases)
     static let count = allCases.count

@@ -51,6 +51,7 @@ extension TaintSinks {
                         receiverType: String?) -> Bool {
         let sink = candidate.sink
         if sink.cFamilyOnly && !language.isCFamily { return false }
+        if sink.freeFunction && (receiver != nil || arguments.contains { $0.label != nil }) { return false }
         if let required = candidate.requiredLabels, !arguments.contains(where: { required.contains($0.label ?? "") }) { return false }
         if !sink.receivers.isEmpty {
             guard let receiver else { return false }

@@ -14,16 +14,12 @@ import MoatSyntax
 /// - Zip (marmelroy) `Zip.unzipFile(_:destination:overwrite:password:)`, `Zip.quickUnzipFile(_:)`: append each
 ///   entry name to the destination and `fopen` it, with no containment check: a sink for the archive.
 /// - minizip and libarchive have no one-call extraction: their entry names are sources (`ArchiveEntries`)
-///   and the app's own writes are the sinks; `fopen` is one.
+///   and the app's own writes are the sinks (`fopen` is one, in `Sinks+CopiesAndFiles.swift`).
 extension TaintSinks {
     static let archive: [TaintSink] = [
         TaintSink(kind: .archiveExtraction, api: "Zip.unzipFile", spelling: APISpelling(APIs.zipUnzipFile),
                   roles: [(.archive, .index(0)), (.folder, .label(["destination"]))], receivers: ["Zip"]),
         TaintSink(kind: .filePath, api: "Archive.extract(_:to:)", spelling: APISpelling(APIs.zipFoundationExtract),
                   roles: [(.path, .label(["to"]))], receivers: ["archive", "Archive"], requiredLabels: ["to"]),
-        // `fopen` of the vocabulary's C file openers: `open` and `creat` are also Swift method names (`open(_:)`
-        // of UIApplication is a sink of its own), so they are left out.
-        TaintSink(kind: .filePath, api: "fopen", spelling: APISpelling(c: APIs.fileOpenC.cFunctions.filter { $0 == "fopen" }),
-                  roles: [(.path, .index(0))]),
     ]
 }

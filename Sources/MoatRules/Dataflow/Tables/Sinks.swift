@@ -4,7 +4,7 @@ import MoatSyntax
 /// What a sink does with untrusted data. Each kind belongs to one rule.
 public enum SinkKind: String, Sendable, Hashable, CaseIterable {
     case filePath, javaScript, webViewLoad, openURL, classLookup, unarchive, memoryCopy, stringFromBuffer
-    case allocation, predicateFormat, sqlStatement, sensitiveAction
+    case allocation, predicateFormat, sqlStatement, sensitiveAction, stateChange
     /// Where sensitive data must not go (`Sinks+Sensitive.swift`).
     case defaultsWrite, fileWrite, databaseWrite, logWrite, pasteboardWrite, urlString
     /// What a URL handler does with the URL's values: store, fetch (`URLActions`); show a screen.
@@ -16,6 +16,7 @@ public enum SinkKind: String, Sendable, Hashable, CaseIterable {
     public var ruleId: String {
         switch self {
         case .filePath, .archiveExtraction: "MOAT-CODE-301"
+        case .stateChange: "MOAT-CODE-302"
         case .classLookup, .unarchive: "MOAT-CODE-303"
         case .memoryCopy, .stringFromBuffer: "MOAT-CODE-304"
         case .allocation: "MOAT-CODE-305"
@@ -89,6 +90,9 @@ struct TaintSink: Sendable {
     var objcForm: SinkForm? = nil
     /// Only in C-family files.
     var cFamilyOnly = false
+    /// C functions matched only as free calls: no receiver, no argument labels (a Swift or Objective-C
+    /// method of the same name is not the C function).
+    var freeFunction = false
     /// The kinds of flow this sink reports: input from the app's entry points and content from the network.
     var kinds: Set<FlowKind> = [.untrusted, .remote]
     /// The spellings are properties whose assignment is the sink (`UIPasteboard.general.string = token`),
@@ -208,7 +212,11 @@ enum TaintSinks {
 
         // MARK: Sensitive actions (MOAT-PLAT-303): matched by the called method's name, see `SensitiveActions`.
         TaintSink(kind: .sensitiveAction, api: "a sensitive action", spelling: APISpelling(), roles: [(.argument, .all)]),
-    ] + sensitive + SensitiveActionAPIs.all + URLActions.all + archive
+
+        // MARK: State changes (MOAT-CODE-302): writes of state properties and connection openers, matched by
+        // names, see `StateTransitions`. Not followed by the engine: the rule and `moat diff` ask where they are.
+        TaintSink(kind: .stateChange, api: "a state change", spelling: APISpelling(), roles: [(.argument, .all)]),
+    ] + copiesAndFiles + sensitive + SensitiveActionAPIs.all + URLActions.all + archive
 
     /// Each spelling's entries, in table order, with the roles of that spelling's form.
     static let byName: [String: [SinkMatch]] = {

@@ -47,7 +47,8 @@ public enum SensitiveNaming {
     static let extraHeadWords: [String: SensitiveDataKind] = [
         "otp": .oneTimeCode, "totp": .oneTimeCode, "cvv": .cardCode, "cvc": .cardCode, "cvv2": .cardCode, "csc": .cardCode,
         "ssn": .nationalId, "mnemonic": .recoveryPhrase, "pincode": .pin, "pin": .pin, "seedphrase": .recoveryPhrase,
-        "passphrase": .password, "passcode": .password,
+        "passphrase": .password, "passcode": .password, "cvc2": .cardCode, "cardnumber": .cardNumber, "creditcard": .cardNumber,
+        "iban": .cardNumber,
     ]
     static let notPinQualifiers: Set<String> = [
         "map", "location", "annotation", "drop", "marker", "certificate", "cert", "ssl", "tls", "public", "key", "spki", "hash",
@@ -55,7 +56,8 @@ public enum SensitiveNaming {
     ]
     static let moreNonCredentialTokenQualifiers: Set<String> = [
         "observer", "observation", "subscription", "cancellable", "lock", "request", "resume", "cursor", "idempotency", "paging",
-        "invalidation", "task", "realm", "reuse", "completion", "image", "font", "color", "design", "theme",
+        "invalidation", "task", "realm", "reuse", "completion", "image", "font", "color", "design", "theme", "code", "region",
+        "placeholder", "replacement", "template", "format", "search", "filter", "tag", "word", "string", "parser", "lexer", "input",
     ]
     static let numberQualifiers: Set<String> = ["card", "cc", "credit", "passport", "ssn", "iban"]
     static let codeQualifiers: [String: SensitiveDataKind] = [
@@ -74,7 +76,7 @@ public enum SensitiveNaming {
     /// Words anywhere in a name that say the value is no longer the secret in clear.
     static let protectedWords: Set<String> = [
         "hash", "hashed", "hashes", "encrypted", "encrypt", "sealed", "seal", "digest", "obfuscated", "masked", "redacted", "cipher",
-        "ciphertext", "salted", "hmac", "sha256", "sha512",
+        "ciphertext", "salted", "hmac", "sha256", "sha512", "last4", "lastfour", "wrapped",
     ]
     /// Words that only say how a value is held.
     static let transparentWords: Set<String> = ["string", "str", "value", "data", "raw", "plain", "text", "bytes"]

@@ -216,6 +216,20 @@ enum Transfers {
                        effect: .adds(.urlPart)),
     ]
 
+    /// Calls that convert or format their arguments into their result, for the kinds that do not pass
+    /// through unknown calls (`FlowKind.passesThroughUnknownCalls`): formatting, encoding, serializing,
+    /// building collections and requests' bodies.
+    static let argumentConversions: Set<String> = Set(APISpelling(
+        swift: ["format", "encode", "data", "archivedData", "jsonObject", "base64EncodedString", "base64EncodedData", "joined",
+                "appending", "appendingFormat", "replacingOccurrences", "trimmingCharacters", "lowercased", "uppercased", "localizedStringWithFormat",
+                "dictionaryWithValues"],
+        objc: ["stringWithFormat:", "initWithFormat:", "stringByAppendingString:", "stringByAppendingFormat:", "dataUsingEncoding:",
+               "dataWithJSONObject:options:error:", "archivedDataWithRootObject:", "archivedDataWithRootObject:requiringSecureCoding:error:",
+               "dataFromPropertyList:format:options:error:", "dataWithPropertyList:format:options:error:", "dictionaryWithObject:forKey:",
+               "dictionaryWithObjectsAndKeys:", "arrayWithObjects:", "arrayWithObject:", "initWithData:encoding:", "stringWithString:",
+               "base64EncodedStringWithOptions:", "componentsJoinedByString:"],
+        c: ["strdup", "CFStringCreateWithFormat", "CFBridgingRelease", "CFBridgingRetain"]).names)
+
     // MARK: Types and buffers
 
     /// A parameter of one of these types cannot carry a string: its taints count as numeric.
