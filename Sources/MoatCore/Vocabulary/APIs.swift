@@ -169,4 +169,5 @@ public enum APIs {
         + network
         + files
         + memory
+        + archive
 }

@@ -133,6 +133,42 @@ public struct DeserializationAllowlistRule: SourceRule {
                 [self show:model];
             }
             """),
+            .triggering("Widgets.swift", """
+            func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                guard let names = message.body as? [String] else { return }
+                let widgets = names.compactMap { ↓NSClassFromString($0) as? UIView.Type }
+                widgets.forEach { container.addSubview($0.init()) }
+            }
+            """, note: "Class names from page JavaScript turned into classes inside a closure."),
+            .triggering("Restore.swift", """
+            func restoreLastScreen() -> UIViewController? {
+                guard let name = UserDefaults.standard.string(forKey: "lastScreen"),
+                      let screen = ↓NSClassFromString(name) as? UIViewController.Type else { return nil }
+                return screen.init()
+            }
+            """, note: "A class name read back from storage: medium severity, low confidence (the app usually stored it itself)."),
+            .triggering("Restore.m", """
+            - (UIViewController *)restoreLastScreen {
+                NSString *name = [[NSUserDefaults standardUserDefaults] stringForKey:@"lastScreen"];
+                Class screen = ↓NSClassFromString(name);
+                return [[screen alloc] initWithNibName:nil bundle:nil];
+            }
+            """),
+            .nonTriggering("Widgets.swift", """
+            func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                guard let names = message.body as? [String] else { return }
+                let known = names.filter { NSClassFromString($0) != nil }
+                print(known)
+            }
+            """, note: "Only checking that a class exists creates nothing."),
+            .nonTriggering("Restore.swift", """
+            func restoreLastScreen() -> UIViewController? {
+                guard let name = UserDefaults.standard.string(forKey: "lastScreen"),
+                      let screen = NSClassFromString(name) as? UIViewController.Type,
+                      screen.conforms(to: RestorableScreen.self) else { return nil }
+                return screen.init()
+            }
+            """, note: "The stored class is checked against a marker protocol first."),
         ])
 
     public init() {}
@@ -149,12 +185,18 @@ public struct DeserializationAllowlistRule: SourceRule {
         var reported = Set<Int>()
         // Classes looked up by an untrusted name, then used.
         for flow in unit.flows(rule: Self.description.id) where flow.kind == .classLookup {
-            for taint in flow.taints(.className) {
+            // Evidence of untrusted input first: a stored name only when nothing else reaches the lookup.
+            for taint in flow.taints(.className).sorted(by: { ($0.source?.kind.flow == .stored ? 1 : 0) < ($1.source?.kind.flow == .stored ? 1 : 0) }) {
                 guard let lookup = taint.classLookup, let source = taint.source,
                       taint.checks.isDisjoint(with: [.protocolChecked, .allowlisted, .validated]),
                       reported.insert(lookup.start.offset).inserted else { continue }
-                let message = "\(DataflowReporting.capitalized(source.description)) names the class that is looked up here and then used by \(flow.calledName): a crafted value picks any class the process has loaded. Check the class against a marker protocol or an allowlist first."
-                DataflowReporting.report(message, flow: flow, taint: taint, at: lookup, in: file, confidence: Self.description.confidence, &sink)
+                // A name the app stored itself is evidence only as strong as what could write the storage.
+                let stored = source.kind.flow == .stored
+                let message = stored
+                    ? "\(DataflowReporting.capitalized(source.description)) names the class that is looked up here and then used by \(flow.calledName): whoever can write that storage (a restored backup, a shared app group, an earlier injection) picks any class the process has loaded. Check the class against a marker protocol or an allowlist first."
+                    : "\(DataflowReporting.capitalized(source.description)) names the class that is looked up here and then used by \(flow.calledName): a crafted value picks any class the process has loaded. Check the class against a marker protocol or an allowlist first."
+                DataflowReporting.report(message, flow: flow, taint: taint, at: lookup, in: file, severity: stored ? .medium : nil,
+                                         confidence: Self.description.confidence, &sink)
             }
         }
         // Untrusted data unarchived with a set that allows everything.

@@ -7,8 +7,8 @@ public struct PathTraversalRule: SourceRule {
         id: "MOAT-CODE-301", slug: "untrusted-file-name-in-path", title: "Untrusted file name used in a file path",
         severity: .high, confidence: .high, evidence: .dataflow, cwe: [22, 23],
         masvs: ["MASVS-CODE-4", "MASVS-PLATFORM-1"], mastg: [],
-        rationale: "A name that comes from a peer, a URL, a message or a record can contain `../` or be `..` itself. Appended to a local folder, it makes the app write, move or delete files outside that folder (path traversal): overwrite databases or preferences, plant files the app later loads, or delete user data. `lastPathComponent` alone is not enough: the last component of `..` is `..`.",
-        fix: "Reduce the name to one component and reject the special ones before building the path: `guard case let name = name.lastPathComponent, !name.isEmpty, name != \".\", name != \"..\" else { return }`. Or standardize the final URL and check that it is still inside the folder: `dest.standardizedFileURL.path.hasPrefix(folder.standardizedFileURL.path + \"/\")`.",
+        rationale: "A name that comes from a peer, a URL, a message or a record can contain `../` or be `..` itself. Appended to a local folder, it makes the app write, move or delete files outside that folder (path traversal): overwrite databases or preferences, plant files the app later loads, or delete user data. `lastPathComponent` alone is not enough: the last component of `..` is `..`. The entry names of an archive from outside (a download, remote content, a picked or received file) are such names: joined to the extraction folder without a containment check, an entry named `../…` is written outside it (zip-slip). Of the common unzip libraries, ZIPFoundation's `FileManager.unzipItem(at:to:)` checks every entry (bypassable up to 0.9.17, CVE-2023-39138; fixed in 0.9.18) and SSZipArchive sanitizes entry names since 2.1.3, so neither call is reported; ZIPFoundation's `Archive.extract(_:to:)` writes wherever it is told, and the Zip library's `Zip.unzipFile(_:destination:overwrite:password:)` appends each entry name to the destination unchecked, so an outside archive given to it is reported.",
+        fix: "Reduce the name to one component and reject the special ones before building the path: `guard case let name = name.lastPathComponent, !name.isEmpty, name != \".\", name != \"..\" else { return }`. Or standardize the final URL and check that it is still inside the folder: `dest.standardizedFileURL.path.hasPrefix(folder.standardizedFileURL.path + \"/\")` — the check every archive entry needs before it is written (or extract with ZIPFoundation's `unzipItem(at:to:)` 0.9.18+ or SSZipArchive 2.1.3+, which make it).",
         references: ["https://developer.apple.com/videos/play/wwdc2022/10060/", "https://cwe.mitre.org/data/definitions/22.html"],
         examples: [
             .triggering("IncomingFile.swift", """
@@ -291,7 +291,7 @@ public struct PathTraversalRule: SourceRule {
                 @end
                 """),
             ], triggers: false),
-        ])
+        ] + archiveExamples)
 
     public init() {}
 
@@ -299,6 +299,10 @@ public struct PathTraversalRule: SourceRule {
         let file = unit.code
         var reported = Set<Int>()
         for flow in unit.flows(rule: Self.description.id) {
+            if flow.kind == .archiveExtraction {
+                reportExtraction(flow, file, &reported, &sink)
+                continue
+            }
             var worst: (Taint, String, Severity)?
             // Copying or moving the untrusted URL itself: it is a real file (the operation fails otherwise),
             // so its last path component is a real name.
@@ -312,7 +316,9 @@ public struct PathTraversalRule: SourceRule {
             guard let (taint, missing, severity) = worst, reported.insert(flow.range.start.offset).inserted,
                   let source = taint.source else { continue }
             let path = CodeText.of(flow.arguments[.path], in: file)
-            let message = "\(DataflowReporting.capitalized(source.description)) reaches \(flow.calledName) as the path `\(path)`: \(missing)."
+            let message = taint.checks.contains(.archiveEntry)
+                ? "An archive entry name, read from \(source.description), is used in the path `\(path)` of \(flow.calledName) without a containment check: \(missing) (zip-slip)."
+                : "\(DataflowReporting.capitalized(source.description)) reaches \(flow.calledName) as the path `\(path)`: \(missing)."
             DataflowReporting.report(message, flow: flow, taint: taint, in: file, severity: severity,
                                      confidence: Self.description.confidence, &sink)
         }
@@ -320,7 +326,8 @@ public struct PathTraversalRule: SourceRule {
 
     /// What the path of this taint lacks, or nil when it is safe.
     static func missingChecks(_ taint: Taint) -> (String, Severity)? {
-        guard let source = taint.source, !source.isSystemFileURL, !taint.isInertString else { return nil }
+        // A file the system created has a real name, but the names of the entries of an archive in it do not.
+        guard let source = taint.source, !source.isSystemFileURL || taint.checks.contains(.archiveEntry), !taint.isInertString else { return nil }
         let checks = taint.checks
         if !checks.isDisjoint(with: [.allowlisted, .validated]) { return nil }
         if checks.contains(.prefixChecked) && checks.contains(.standardized) { return nil }
@@ -338,6 +345,9 @@ public struct PathTraversalRule: SourceRule {
         }
         if checks.contains(.prefixChecked) {
             return ("it is checked with hasPrefix but not standardized first, so \"../\" passes the check and leaves the folder", .high)
+        }
+        if checks.contains(.archiveEntry) {
+            return ("nothing checks that the joined path stays inside the destination folder (standardize it, then check that it starts with the folder's path), so an entry named \"../…\" is written outside it", .high)
         }
         return ("nothing reduces it to one path component (lastPathComponent, then rejecting \"..\", \".\" and the empty name), so \"../\" leaves the folder", .high)
     }

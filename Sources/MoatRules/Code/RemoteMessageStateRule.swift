@@ -98,17 +98,53 @@ public struct RemoteMessageStateRule: SourceRule {
                 [session setupSocketTo:fromID];
             }
             """),
+            .triggering("PeerLink.swift", """
+            import MultipeerConnectivity
+            final class PeerLink: NSObject, MCSessionDelegate {
+                var peerStates: [MCPeerID: LinkState] = [:]
+                func session(_ session: MCSession, didReceive data: Data, fromPeer peerID: MCPeerID) {
+                    guard let message = try? JSONDecoder().decode(LinkMessage.self, from: data), message.kind == .accept else { return }
+                    ↓peerStates[peerID] = .connected
+                }
+            }
+            """, note: "An entry of a state table, keyed by the sender: any peer can mark itself connected."),
+            .triggering("PeerLink.m", """
+            - (void)session:(MCSession *)session didReceiveData:(NSData *)data fromPeer:(MCPeerID *)peerID {
+                ↓self.peerStates[peerID] = @(LinkStateConnected);
+            }
+            """),
+            .nonTriggering("PeerLink.swift", """
+            import MultipeerConnectivity
+            final class PeerLink: NSObject, MCSessionDelegate {
+                var peerStates: [MCPeerID: LinkState] = [:]
+                func session(_ session: MCSession, didReceive data: Data, fromPeer peerID: MCPeerID) {
+                    guard let message = try? JSONDecoder().decode(LinkMessage.self, from: data), message.kind == .accept,
+                          peerStates[peerID] == .inviting else { return }
+                    peerStates[peerID] = .connected
+                }
+            }
+            """, note: "The entry's current state is checked first: only an invited peer moves on."),
+            .nonTriggering("PeerLink.m", """
+            - (void)session:(MCSession *)session didReceiveData:(NSData *)data fromPeer:(MCPeerID *)peerID {
+                self.peerStates[peerID] = @(LinkStateDisconnected);
+            }
+            """, note: "Moving to a closed state is not flagged."),
         ])
 
     public init() {}
 
     static let localObjects = ["MCSession", "GKMatch", "NWConnection", "URLSessionWebSocketTask", "MCNearbyService", "WCSession"]
 
+    /// A state table's names (`peerStates`, `stateByPeer`): an entry written by subscript is a state.
+    static let stateTableWords: Set<String> = StateTransitions.stateWords.union(["states", "statuses", "phases", "modes"])
+
     struct Transition {
         var range: SourceRange
         var object: String?
         var text: String
         var dominance: Dominance
+        /// For an entry of a state table (`states[peerID] = .connected`): the table and the names its key uses.
+        var table: (path: String, keyNames: Set<String>)? = nil
     }
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
@@ -143,6 +179,11 @@ public struct RemoteMessageStateRule: SourceRule {
                 found = Transition(range: transition.range, object: transition.object, text: transition.text, dominance: dominance)
                 return
             }
+            if case .assignment(let target, "=", let value) = statement.kind, let entry = stateTableWrite(target, value, file) {
+                found = Transition(range: statement.range, object: entry.object, text: entry.text, dominance: dominance,
+                                   table: (entry.table, entry.keyNames))
+                return
+            }
             for expression in statement.expressions {
                 for node in expression.descendants() {
                     guard found == nil, let transition = StateTransitions.call(node, in: file) else { continue }
@@ -153,6 +194,27 @@ public struct RemoteMessageStateRule: SourceRule {
         return found
     }
 
+    /// `states[peerID] = .connected`, `self.sessionStates[message.sessionID] = .active`: an entry of a table
+    /// whose name says it holds states.
+    private func stateTableWrite(_ target: Expression, _ value: Expression, _ file: CodeFile)
+        -> (object: String, text: String, table: String, keyNames: Set<String>)? {
+        guard case .subscriptAccess(let base, let arguments) = target.unwrapped.kind, let table = base.accessPath,
+              let name = table.split(separator: ".").last.map(String.init),
+              !Set(CamelCase.words(name).map { $0.lowercased() }).isDisjoint(with: Self.stateTableWords),
+              !StateTransitions.isClosing(value, file), !value.isStringLiteral, !isRemoval(value) else { return nil }
+        let key = arguments.map { CodeText.of($0.value, in: file, limit: 30) }.joined(separator: ", ")
+        let object = "\(table)[\(key)]"
+        var keyNames = Set<String>()
+        for argument in arguments { keyNames.formUnion(argument.value.referencedNames) }
+        return (object, "sets the entry `\(object)` of a state table to `\(CodeText.of(value, in: file, limit: 40))`", table, keyNames)
+    }
+
+    /// `states[peerID] = nil` removes the entry: not a move forward.
+    private func isRemoval(_ value: Expression) -> Bool {
+        if case .nilLiteral = value.unwrapped.kind { return true }
+        return false
+    }
+
     private func missingChecks(_ transition: Transition, messages: Set<String>, sender: String) -> [String] {
         let dominance = transition.dominance
         var derived = messages
@@ -160,6 +222,27 @@ public struct RemoteMessageStateRule: SourceRule {
             derived.formUnion(binding.names)
         }
         var missing: [String] = []
+        var senderNames: Set<String> = [sender]
+        for binding in dominance.bindings where binding.value.referencedNames.contains(sender) { senderNames.formUnion(binding.names) }
+        if let table = transition.table {
+            // The entry is looked up by its key; its current state is read from the same table.
+            if table.keyNames.isDisjoint(with: messages.union(derived).union(senderNames)) {
+                missing.append("looking the entry up from the message's identifier")
+            }
+            let readsEntry: (Expression) -> Bool = { expression in
+                expression.descendants().contains { node in
+                    if case .subscriptAccess(let base, _) = node.kind { return base.accessPath == table.path }
+                    return false
+                }
+            }
+            var entryNames = Set<String>()
+            for binding in dominance.bindings where readsEntry(binding.value) { entryNames.formUnion(binding.names) }
+            let compared = dominance.checkedExpressions.contains { readsEntry($0) || !$0.referencedNames.isDisjoint(with: entryNames) }
+            if !compared { missing.append("comparing the current state of `\(transition.object ?? table.path)` with the state the message is valid in") }
+            let senderChecked = dominance.checkedExpressions.contains { !$0.referencedNames.isDisjoint(with: senderNames) }
+            if !senderChecked { missing.append("checking that the sender `\(sender)` is one of its peers") }
+            return missing
+        }
         if let object = transition.object {
             let root = String(object.split(separator: ".").first ?? Substring(object))
             let lookedUp = dominance.bindings.contains { binding in
@@ -182,8 +265,6 @@ public struct RemoteMessageStateRule: SourceRule {
         if !stateCompared {
             missing.append("comparing the current state of `\(transition.object ?? "self")` with the state the message is valid in")
         }
-        var senderNames: Set<String> = [sender]
-        for binding in dominance.bindings where binding.value.referencedNames.contains(sender) { senderNames.formUnion(binding.names) }
         let senderChecked = dominance.checkedExpressions.contains { !$0.referencedNames.isDisjoint(with: senderNames) }
             || dominance.bindings.contains { binding in
                 binding.value.descendants().contains { node in

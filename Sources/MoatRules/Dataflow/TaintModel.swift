@@ -22,6 +22,8 @@ public enum SourceKind: String, Sendable, Hashable, CaseIterable {
     case keychain
     /// The text of a secure text field (`isSecureTextEntry = true`, a SwiftUI `SecureField` binding).
     case secureTextEntry
+    /// A value read back from the app's storage (`UserDefaults`, a file read by path; see `FlowKind.stored`).
+    case storedValue
 
     /// Input an app receives through its URL scheme or universal links (MASTG "Testing Custom URL Schemes").
     public var isOpenedURL: Bool { self == .urlScheme || self == .universalLink }
@@ -85,6 +87,9 @@ public enum TaintCheck: String, Sendable, Hashable, CaseIterable {
     /// Found equal to a value the app holds (`state == storedState`, `[token isEqualToString:expected]`):
     /// an OAuth state or a nonce the app issued. Not an allowlist of constants, not a lookup of an item.
     case comparedWithValue
+    /// An entry name read from an archive (`entry.path`, `archive_entry_pathname`): chosen by whoever made
+    /// the archive, even when the archive is a file the system created (`ArchiveEntries`).
+    case archiveEntry
 
     /// Checks that lose their meaning when the value is transformed into another path or name.
     static let pathChecks: Set<TaintCheck> = [.rejectsDotDot, .rejectsDot, .rejectsEmpty, .prefixChecked, .allowlisted, .validated]

@@ -936,6 +936,11 @@ moatHookMethod({ label: "LBSafeBillSplitCoordinator -session:didFinishReceivingR
 // from surface: File imports session:didFinishReceivingResourceWithName:fromPeer:atURL:withError: at LeakyBank/Legacy/LBSafeStatementImporter.m:11
 moatHookMethod({ label: "LBSafeStatementImporter -session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:", className: "LBSafeStatementImporter", swift: false, selector: "session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:", classMethod: false });
 
+// from code: documentPicker:didPickDocumentsAtURLs: at LeakyBank/Archive/LBStatementBundleUnzipper.m:12
+// from finding: MOAT-CODE-301 (high) Untrusted file name used in a file path at LeakyBank/Archive/LBStatementBundleUnzipper.m:19
+// from surface: File imports documentPicker:didPickDocumentsAtURLs: at LeakyBank/Archive/LBStatementBundleUnzipper.m:12
+moatHookMethod({ label: "LBStatementBundleUnzipper -documentPicker:didPickDocumentsAtURLs:", className: "LBStatementBundleUnzipper", swift: false, selector: "documentPicker:didPickDocumentsAtURLs:", classMethod: false });
+
 // from code: session:didFinishReceivingResourceWithName:fromPeer:atURL:withError: at LeakyBank/Legacy/LBStatementImporter.m:11
 // from finding: MOAT-CODE-301 (high) Untrusted file name used in a file path at LeakyBank/Legacy/LBStatementImporter.m:23
 // from surface: File imports session:didFinishReceivingResourceWithName:fromPeer:atURL:withError: at LeakyBank/Legacy/LBStatementImporter.m:11
@@ -1008,6 +1013,12 @@ moatHookMethod({ label: "LBStatementImporter -session:didReceiveData:fromPeer:",
 // from surface: Other IPC session:didReceiveStream:withName:fromPeer: at LeakyBank/Legacy/LBStatementImporter.m:28
 moatHookMethod({ label: "LBStatementImporter -session:didReceiveStream:withName:fromPeer:", className: "LBStatementImporter", swift: false, selector: "session:didReceiveStream:withName:fromPeer:", classMethod: false });
 
+// from code: session(_:didReceive:fromPeer:) at LeakyBank/Peers/PeerLinkStates.swift:15
+// from finding: MOAT-CODE-302 (medium) Remote message changes state without checks at LeakyBank/Peers/PeerLinkStates.swift:17
+// from surface: Other IPC session(_:didReceive:fromPeer:) at LeakyBank/Peers/PeerLinkStates.swift:15
+// note: Swift class: its runtime name is module-qualified (`Module.PeerLinks`, `_TtC…`) and the module is not known statically; hooks.js tries `LeakyBank` and then searches the app's classes.
+moatHookMethod({ label: "PeerLinks -session:didReceiveData:fromPeer:", className: "PeerLinks", swift: true, selector: "session:didReceiveData:fromPeer:", classMethod: false });
+
 // from code: session(_:didReceive:fromPeer:) at LeakyBank/Nearby/SafeBillSplitSession.swift:11
 // from surface: Other IPC session(_:didReceive:fromPeer:) at LeakyBank/Nearby/SafeBillSplitSession.swift:11
 // note: Swift class: its runtime name is module-qualified (`Module.SafeBillSplitCoordinator`, `_TtC…`) and the module is not known statically; hooks.js tries `LeakyBank` and then searches the app's classes.
@@ -1038,4 +1049,4 @@ moatHookMethod({ label: "StatementImporter -session:didReceiveData:fromPeer:", c
 // note: Swift class: its runtime name is module-qualified (`Module.StatementImporter`, `_TtC…`) and the module is not known statically; hooks.js tries `LeakyBank` and then searches the app's classes.
 moatHookMethod({ label: "StatementImporter -session:didReceiveStream:withName:fromPeer:", className: "StatementImporter", swift: true, selector: "session:didReceiveStream:withName:fromPeer:", classMethod: false });
 
-moatLog('[moat] ' + "62 hooks requested by hooks.js");
+moatLog('[moat] ' + "64 hooks requested by hooks.js");

@@ -96,7 +96,7 @@ struct DataflowTableTests {
     }
 
     @Test func transfersAreUniqueAndEachNamesHowItMatches() {
-        let results = Transfers.results + Checks.results
+        let results = Transfers.results + Transfers.decoders + Checks.results
         #expect(Set(results.map(\.name)).count == results.count, "result entries share a name")
         for rule in results {
             let match = rule.match

@@ -89,6 +89,8 @@ extension FunctionInterpreter {
             call.addedTaints = [sourceTaint(hit, at: call.expression.range)]
         }
         call.addedTaints += namedCallTaints(call, state)
+        if let names = readArchiveEntryName(&call, &state) { return names }
+        if call.evaluated { return nil }
         if let (source, urlIndex) = contentReader(call) {
             if let receiver = call.receiver { call.receiverTaints = eval(receiver, &state) }
             for argument in call.arguments { call.argumentTaints.append(eval(argument.value, &state)) }
@@ -110,6 +112,11 @@ extension FunctionInterpreter {
     mutating func evaluateReceiver(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
         if call.evaluated { return nil }
         if let receiver = call.receiver { call.receiverTaints = eval(receiver, &state) }
+        // `parser.parse()`: the parser's taints are the document's, whose content its callbacks receive.
+        if XMLDocuments.parseNames.contains(call.name), call.arguments.isEmpty, let receiver = call.receiver, !call.receiverTaints.isEmpty,
+           isXMLParser(receiver, state) {
+            engine.noteXMLDocument(call.receiverTaints)
+        }
         return nil
     }
 
@@ -122,6 +129,9 @@ extension FunctionInterpreter {
         let expression = call.expression
         if let hit = memberSource(expression, state) { return [sourceTaint(hit, at: expression.range)] }
         if let path = expression.accessPath, let stored = state.vars[path] { return stored }
+        if let receiver = call.receiver, isArchiveEntryName(receiver, call.name, state) {
+            return ArchiveEntries.entryName(of: call.receiverTaints, at: expression.range, api: CodeText.of(expression, in: file))
+        }
         return readMember(call.receiverTaints, call.name, path: expression.accessPath, at: expression.range)
     }
 
@@ -142,8 +152,9 @@ extension FunctionInterpreter {
     /// Analyzes the closures passed to the call with the taints their parameters receive (sources'
     /// completion handlers, elements of a tainted collection, blocks exposed to JavaScript).
     mutating func analyzeClosures(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
-        analyzeClosureArguments(call.closureArguments, call: call.expression, callee: call.callee, name: call.name, baseName: call.baseName,
-                                receiverTaints: call.receiverTaints, receiver: call.receiver, &state)
+        let lookedUp = analyzeClosureArguments(call.closureArguments, call: call.expression, callee: call.callee, name: call.name,
+                                               baseName: call.baseName, receiverTaints: call.receiverTaints, receiver: call.receiver, &state)
+        if !lookedUp.isEmpty { call.addedTaints.merge(lookedUp) }
         return nil
     }
 
@@ -267,6 +278,11 @@ extension FunctionInterpreter {
     /// as a looked-up class.
     mutating func useLookedUpClass(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
         var lookedUp = (call.receiverTaints + call.argumentTaints.flatMap { $0 }).filter { $0.classLookup != nil && $0.isActive }
+        // `classes.filter { $0.conforms(to: P.self) }`: the elements go to the closure, where each use is judged.
+        if !call.closureArguments.isEmpty,
+           Transfers.callTransfer(name: call.name, baseName: call.baseName, { if case .elementsToClosure = $0 { true } else { false } }) != nil {
+            lookedUp = []
+        }
         if Checks.classInspectionNames.contains(call.name) {
             let kinds = Checks.classInspection.kinds
             lookedUp = kinds.isEvery ? [] : lookedUp.filter { !$0.isAffected(by: kinds) }
@@ -378,6 +394,8 @@ extension FunctionInterpreter {
                 return result
             case .boundedByAnUntaintedArgument:
                 if call.argumentTaints.contains(where: \.isEmpty) { return inputs.adding([.upperBounded], for: rule.kinds) }
+            case .passesThrough:
+                return inputs
             }
         }
         return passedThrough(call)

@@ -11,16 +11,20 @@ extension FunctionInterpreter {
         return nil
     }
 
+    /// Analyzes the closures passed to a call; returns the classes looked up by name that the closures of a
+    /// higher-order call return (`names.compactMap { NSClassFromString($0) }`): the call's result holds them.
+    @discardableResult
     mutating func analyzeClosureArguments(_ closures: [(Int, Expression)], call: Expression, callee: Expression, name: String,
                                                   baseName: String, receiverTaints: [Taint], receiver: Expression?,
-                                                  _ state: inout InterpreterState) {
+                                                  _ state: inout InterpreterState) -> [Taint] {
         // A block registered with a JSContext by `setObject:forKeyedSubscript:`.
         if TaintSources.javaScriptContextStoreSelectors.contains(name)
             || (TaintSources.javaScriptContextStoreBaseNames.contains(baseName) && call.arguments.count == 2),
            let receiver, isJavaScriptContext(receiver, state), let first = call.arguments.first, let block = closure(first.value, state) {
             analyzeJavaScriptBlock(block, &state)
         }
-        guard !closures.isEmpty else { return }
+        guard !closures.isEmpty else { return [] }
+        var lookedUpClasses: [Taint] = []
         let sourceEntries = TaintSources.closureSources[name] ?? TaintSources.closureSources[baseName] ?? []
         let higherOrder = Transfers.callTransfer(name: name, baseName: baseName) { if case .elementsToClosure = $0 { true } else { false } }
         let fixedBufferClosure = Transfers.callTransfer(name: name, baseName: baseName) { $0 == .fixedBufferToClosure } != nil
@@ -52,8 +56,10 @@ extension FunctionInterpreter {
                 for parameter in parameters { closureState.fixedBuffers.insert(parameter) }
                 if parameters.isEmpty { closureState.fixedBuffers.insert("$0") }
             }
-            analyzeClosure(parameters: parameters, body: body, parameterTaints: parameterTaints, confirmed: confirms, closureState)
+            let produced = analyzeClosure(parameters: parameters, body: body, parameterTaints: parameterTaints, confirmed: confirms, closureState)
+            if higherOrder != nil { lookedUpClasses.merge(produced.filter { $0.classLookup != nil && $0.isActive }) }
         }
+        return lookedUpClasses
     }
 
     mutating func analyzeJavaScriptBlock(_ block: Expression, _ state: inout InterpreterState) {
@@ -67,9 +73,12 @@ extension FunctionInterpreter {
         analyzeClosure(parameters: parameters, body: body, parameterTaints: parameterTaints, confirmed: false, state)
     }
 
+    /// Analyzes a closure body with these parameter taints; returns what the closure returns (a
+    /// single-expression closure returns its expression).
+    @discardableResult
     mutating func analyzeClosure(parameters: [String], body: Block, parameterTaints: [[Taint]], confirmed: Bool,
-                                         _ outer: InterpreterState) {
-        guard closureDepth < 8 else { return }
+                                         _ outer: InterpreterState) -> [Taint] {
+        guard closureDepth < 8 else { return [] }
         var state = outer
         state.reachable = true
         if confirmed { state.confirmed = true }
@@ -81,10 +90,17 @@ extension FunctionInterpreter {
             }
         }
         let savedReturns = returns
+        returns = []
         closureDepth += 1
-        analyze(statements: body.statements, &state)
+        if body.statements.count == 1, case .expression(let value) = body.statements[0].kind {
+            returns.merge(eval(value, &state))
+        } else {
+            analyze(statements: body.statements, &state)
+        }
         closureDepth -= 1
+        let produced = returns
         returns = savedReturns
+        return produced
     }
 
 }

@@ -24,6 +24,10 @@ extension FunctionInterpreter {
                 let range = base.range
                 taints = taints.filter { $0.source?.kind != .sensitiveName || $0.source?.range != range }
             }
+            if isArchiveEntryName(base, name, state) {
+                let names = ArchiveEntries.entryName(of: taints, at: expression.range, api: CodeText.of(expression, in: file))
+                return named.map { names.merging([$0]) } ?? names
+            }
             let read = readMember(taints, name, path: expression.accessPath, at: expression.range)
             return named.map { read.merging([$0]) } ?? read
         case .call:

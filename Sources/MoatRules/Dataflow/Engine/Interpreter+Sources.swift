@@ -89,6 +89,43 @@ extension FunctionInterpreter {
         }
     }
 
+    // MARK: XML parsers (`XMLDocuments`)
+
+    func isXMLParser(_ receiver: Expression, _ state: InterpreterState) -> Bool {
+        if receiver.chainMentions(XMLDocuments.parserReceivers) { return true }
+        if let root = receiver.rootName, let type = state.types[root] { return XMLDocuments.parserTypes.contains { type.hasText($0) } }
+        return false
+    }
+
+    // MARK: Archive entry names (`ArchiveEntries`)
+
+    /// `entry.path`, `[entry fileName]`: an entry's name, on an entry of an archive, in a file that works
+    /// with archives.
+    func isArchiveEntryName(_ base: Expression, _ name: String, _ state: InterpreterState) -> Bool {
+        guard ArchiveEntries.memberNames.contains(name), engine.mentionsArchives else { return false }
+        if base.chainMentions(ArchiveEntries.entryReceivers) { return true }
+        if let root = base.rootName, let type = state.types[root] { return ArchiveEntries.entryTypes.contains { type.hasText($0) } }
+        return false
+    }
+
+    /// C readers of entry names: `archive_entry_pathname(entry)` returns the name of the entry it is given;
+    /// `unzGetCurrentFileInfo(file, &info, name, size, ...)` writes the current entry's name into `name` (then
+    /// nil: the later steps decide what the call returns, with its arguments already evaluated).
+    mutating func readArchiveEntryName(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
+        let returnsName = ArchiveEntries.resultNames.contains(call.name)
+        guard returnsName || ArchiveEntries.bufferNames.contains(call.name), call.receiver == nil, !call.isMessageSend,
+              !call.arguments.isEmpty else { return nil }
+        for argument in call.arguments { call.argumentTaints.append(eval(argument.value, &state)) }
+        call.evaluated = true
+        let names = ArchiveEntries.entryName(of: call.argumentTaints[0], at: call.expression.range, api: call.name)
+        if returnsName { return names }
+        let index = ArchiveEntries.bufferIndex
+        if index < call.arguments.count, let root = stripped(call.arguments[index].value).rootName {
+            state.vars[root] = names.mapTaints { $0.lineage.insert(root) }
+        }
+        return nil
+    }
+
     /// A subscript read that is a source (`keychain["token"]`).
     func subscriptSource(base: Expression, range: SourceRange) -> SourceHit? {
         for source in TaintSources.subscriptSources {

@@ -332,7 +332,8 @@ extension FunctionInterpreter {
         }
         for fact in facts {
             // Equal to another value: a check only when that value is the app's own (carries no taint).
-            if let against = fact.against, !(state.vars[against] ?? derive(path: against, state) ?? []).active.isEmpty { continue }
+            if let against = fact.against,
+               (state.vars[against] ?? derive(path: against, state) ?? []).active.contains(where: { !($0.flow?.isHeldByTheApp ?? false) }) { continue }
             var found = false
             let everyKind = fact.kinds.isEvery
             for key in Array(state.vars.keys) {

@@ -22,7 +22,9 @@ extension FunctionInterpreter {
             taint.checks.subtract(TaintCheck.pathChecks)
             if case .parameter = outer.origin { taint.resetsCallerChecks = true }
         }
-        taint.checks.formUnion(checks)
+        // A name read inside the callee from the archive the caller passed: the caller's checks of the archive
+        // say nothing about it.
+        if checks.contains(.archiveEntry) { taint.checks = checks } else { taint.checks.formUnion(checks) }
         taint.members.formUnion(members)
         taint.lineage = []
         return taint

@@ -11,6 +11,15 @@ extension TaintEngine {
                                 confidence: entry.source.confidence, isSystemFileURL: entry.source.isSystemFileURL)
             result[entry.index, default: []].append((hit, entry.latent))
         }
+        if !xmlDocuments.isEmpty, let indexes = XMLDocuments.callbackIndexes[function.fullName] {
+            for index in indexes where index < function.parameters.count {
+                for document in xmlDocuments {
+                    let hit = SourceHit(kind: document.kind, description: "\(XMLDocuments.phrase) \(document.description)",
+                                        range: function.nameRange, confidence: document.confidence)
+                    result[index, default: []].append((hit, nil))
+                }
+            }
+        }
         if let source = TaintSources.exportSource, let owner, exportedMethods.contains(function.fullName),
            exportingTypes.contains(owner.name) {
             for (index, parameter) in function.parameters.enumerated() {

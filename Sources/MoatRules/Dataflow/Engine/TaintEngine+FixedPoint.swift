@@ -34,6 +34,12 @@ extension TaintEngine {
             pending = functions.filter { !(callees[ObjectIdentifier($0.0)] ?? []).isDisjoint(with: changed) }
             if pending.isEmpty { break }
         }
+        // The callbacks of the XML parsers whose documents came from outside, with the documents' origins.
+        if !xmlDocuments.isEmpty {
+            for (function, owner) in functions where XMLDocuments.callbackIndexes[function.fullName] != nil {
+                flowsByFunction[ObjectIdentifier(function)] = analyze(function, owner: owner).1
+            }
+        }
         var flows: [TaintFlow] = []
         for (function, _) in functions { flows += flowsByFunction[ObjectIdentifier(function)] ?? [] }
         // Top-level code, computed properties (SwiftUI `body`) and property initializers.

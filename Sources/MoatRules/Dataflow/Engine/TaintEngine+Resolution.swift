@@ -12,6 +12,15 @@ extension TaintEngine {
         return (candidates[index], mapping)
     }
 
+    /// A document parsed by an XML parser (`XMLDocuments`): where it came from, once per origin.
+    func noteXMLDocument(_ taints: [Taint]) {
+        for taint in taints where taint.isActive {
+            guard let source = taint.source, !(taint.flow?.isProof ?? true),
+                  !xmlDocuments.contains(where: { $0.range == source.range && $0.description == source.description }) else { continue }
+            xmlDocuments.append(source)
+        }
+    }
+
     func noteUnresolved(_ shape: CallShape, location: SourceRange, argumentTaints: [[Taint]], confirmed: Bool) {
         calledNames.insert(shape.name)
         var arguments: [OutgoingCall.Argument] = []

@@ -20,6 +20,10 @@ final class TaintEngine {
     var exportedMethods: Set<String> = []
     var exportingTypes: Set<String> = []
     let mentionsCloudKit: Bool
+    /// The file works with archives (`ArchiveEntries`): `entry.path` reads an entry name there.
+    let mentionsArchives: Bool
+    /// Where the XML documents this file parses came from (`XMLDocuments`): the sources of its callbacks.
+    var xmlDocuments: [SourceHit] = []
     /// What other files said (nil: analyzed alone).
     let context: DataflowContext?
     var externalFunctions: [String: [ExportedFunction]] = [:]
@@ -48,6 +52,8 @@ final class TaintEngine {
         }
         mentionsCloudKit = file.imports.contains(TaintSources.cloudKitModule)
             || file.typeReferences.contains { $0.name.hasPrefix(TaintSources.recordType) } || file.containsText(TaintSources.recordType)
+        mentionsArchives = !ArchiveEntries.archiveModules.isDisjoint(with: file.imports)
+            || ArchiveEntries.archiveTypeNames.contains { file.containsText($0) }
     }
 
     /// What callers in other files need: each function's signature and return summary, this file's calls

@@ -101,8 +101,9 @@ enum Checks {
         spelling: APISpelling(objc: ["evaluateWithObject"]),
         words: .anyWord(["valid", "validate", "validated", "verify", "verified", "allowed", "trusted", "permitted", "allowlisted",
                          "whitelisted", "allowlist", "whitelist", "matches", "match", "sanitize", "sanitized", "authorized", "authorize",
-                         "safe", "evaluate"]),
-        rationale: "An app's own validation functions are named for what they check; a condition that calls one is the check.")
+                         "safe", "evaluate", "contained"]),
+        rationale: "An app's own validation functions are named for what they check; a condition that calls one is the check "
+            + "(`isContained(in:)`: a containment check of an extracted archive entry's path).")
     static let validationWords: Set<String> = { if case .anyWord(let words)? = validation.words { words } else { [] } }()
     /// A regular-expression match: `s.range(of: pattern, options: .regularExpression)` in a condition.
     static let regexSearch = (name: "range", optionsLabel: "options", option: "regularExpression")

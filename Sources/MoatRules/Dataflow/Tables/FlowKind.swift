@@ -32,6 +32,10 @@ public enum FlowKind: String, Sendable, Hashable, CaseIterable {
     /// `SensitiveNaming`), read from the Keychain, or typed into a secure text field. Reported by the
     /// storage, log, pasteboard and URL sinks (`Sinks+Sensitive.swift`), never by the injection sinks.
     case sensitive
+    /// A value read back from the app's own storage (`UserDefaults`, a file read by path): whoever could
+    /// write that storage chose it. Only class lookups report it (MOAT-CODE-303, at medium severity and low
+    /// confidence: the app usually wrote the value itself).
+    case stored
 
     /// How the first step of a reported path names where the value entered.
     var pathPhrase: String {
@@ -40,11 +44,16 @@ public enum FlowKind: String, Sendable, Hashable, CaseIterable {
         case .remote: "data received from the network"
         case .localFile: "a local file URL"
         case .sensitive: "sensitive data"
+        case .stored: "a value read back from storage"
         }
     }
 
     /// A kind that proves something about a value (`localFile`) rather than carrying harm: no sink reports it.
     var isProof: Bool { self == .localFile }
+
+    /// A value the app holds (read back from its storage, or a local file URL): comparing input with it is a
+    /// check (`comparedWithValue`: an OAuth state the app stored).
+    var isHeldByTheApp: Bool { self == .stored || self == .localFile }
 
     /// A value of this kind stored into a member of an object makes the object carry it
     /// (`account.password = pin; realm.add(account)`): the object is written with the secret inside.
@@ -80,6 +89,8 @@ extension SourceKind {
             .localFile
         case .sensitiveName, .keychain, .secureTextEntry:
             .sensitive
+        case .storedValue:
+            .stored
         }
     }
 }

@@ -9,11 +9,13 @@ public enum SinkKind: String, Sendable, Hashable, CaseIterable {
     case defaultsWrite, fileWrite, databaseWrite, logWrite, pasteboardWrite, urlString
     /// What a URL handler does with the URL's values: store, fetch (`URLActions`); show a screen.
     case urlAction, urlNavigation
+    /// A library call that extracts a whole archive without checking that entries stay in the destination.
+    case archiveExtraction
 
     /// The rule that reports flows into this kind of sink.
     public var ruleId: String {
         switch self {
-        case .filePath: "MOAT-CODE-301"
+        case .filePath, .archiveExtraction: "MOAT-CODE-301"
         case .stateChange: "MOAT-CODE-302"
         case .classLookup, .unarchive: "MOAT-CODE-303"
         case .memoryCopy, .stringFromBuffer: "MOAT-CODE-304"
@@ -43,6 +45,8 @@ public enum SinkRole: String, Sendable, Hashable {
     case value, key
     /// Untrusted input that chose to run the call (a condition on the path read it), not an argument.
     case trigger
+    /// The archive a library extracts, and the folder it extracts into.
+    case archive, folder
 }
 
 enum ArgumentSelector: Sendable, Hashable {
@@ -159,7 +163,7 @@ enum TaintSinks {
 
         // MARK: Deserialization (MOAT-CODE-303)
         TaintSink(kind: .classLookup, api: "NSClassFromString", spelling: APISpelling(APIs.classLookup),
-                  roles: [(.className, .index(0))]),
+                  roles: [(.className, .index(0))], kinds: [.untrusted, .remote, .stored]),
         TaintSink(kind: .unarchive, api: "NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)",
                   spelling: APISpelling(APIs.keyedUnarchiverSecure),
                   roles: [(.classes, .index(0)), (.data, .label(["from", "fromData"]))]),
@@ -212,7 +216,7 @@ enum TaintSinks {
         // MARK: State changes (MOAT-CODE-302): writes of state properties and connection openers, matched by
         // names, see `StateTransitions`. Not followed by the engine: the rule and `moat diff` ask where they are.
         TaintSink(kind: .stateChange, api: "a state change", spelling: APISpelling(), roles: [(.argument, .all)]),
-    ] + copiesAndFiles + sensitive + SensitiveActionAPIs.all + URLActions.all
+    ] + copiesAndFiles + sensitive + SensitiveActionAPIs.all + URLActions.all + archive
 
     /// Each spelling's entries, in table order, with the roles of that spelling's form.
     static let byName: [String: [SinkMatch]] = {

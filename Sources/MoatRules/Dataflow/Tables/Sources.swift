@@ -230,7 +230,7 @@ enum TaintSources {
         // MARK: Decoders: what they return is as untrusted as what they read
         TaintSource(kind: .network, description: "decoded data",
                     pattern: .decoder(names: APISpelling(APIs.jsonSerializationRead, APIs.propertyListSerializationRead, APIs.decodableDecode))),
-    ] + SensitiveSources.entries
+    ] + SensitiveSources.entries + stored
 
     /// Parameter sources by function full name.
     static let parameterSources: [String: [(index: Int, source: TaintSource, latent: Set<String>?)]] = {

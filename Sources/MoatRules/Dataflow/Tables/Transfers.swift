@@ -17,6 +17,8 @@ enum ResultEffect: Sendable, Hashable {
     /// `min(x, limit)`: bounded above when one of the arguments carries no taint (a limit the app chose);
     /// otherwise the inputs pass through.
     case boundedByAnUntaintedArgument
+    /// Returns its inputs as they are (a decoder: what the data says).
+    case passesThrough
 }
 
 /// How a call-result entry recognizes a call. An entry matches when any of its ways matches.
@@ -187,7 +189,7 @@ enum Transfers {
         CallTransfer(spelling: APISpelling(swift: ["reduce"]), effect: .elementsToClosure(skipsFirstParameter: true), byBaseName: true),
         CallTransfer(spelling: APISpelling(swift: ["withUnsafeMutableBytes", "withUnsafeMutablePointer"]), effect: .fixedBufferToClosure,
                      byBaseName: true),
-    ]
+    ] + archiveCalls
 
     // MARK: Members
 
@@ -326,7 +328,7 @@ enum Transfers {
     }
 
     /// Transfers and checks that decide a call's result, by precedence.
-    static let resultIndex = ResultIndex(results + Checks.results + Checks.sensitiveResults)
+    static let resultIndex = ResultIndex(results + decoders + Checks.results + Checks.sensitiveResults)
 
     static let callTransfersByName: [String: [CallTransfer]] = {
         var table: [String: [CallTransfer]] = [:]

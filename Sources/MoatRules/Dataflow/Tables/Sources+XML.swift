@@ -1,0 +1,35 @@
+import MoatCore
+import MoatSyntax
+
+/// XML documents (issue 14 item 1): the delegate callbacks of an `XMLParser` receive the document's content
+/// (element names, attributes, text, CDATA). When the file parses a document that carries a remote or
+/// untrusted taint (`parser.parse()` on a parser made from it: `XMLParser(data: downloaded)`), the content
+/// parameters of the file's callbacks are sources of the same kind, with the document's origin in their
+/// description. A parser whose document the engine cannot see, or a document of the app's bundle, makes
+/// no source; a parse in one file and callbacks in another are not connected.
+enum XMLDocuments {
+    /// The call that parses: its receiver's taints are the document's.
+    static let parseCalls = APISpelling(swift: ["parse"], objc: ["parse"])
+    /// The receiver is a parser: its chain of names ends with one of these, or its declared type mentions
+    /// one of `parserTypes`.
+    static let parserReceivers = ["parser", "Parser"]
+    static let parserTypes = APIs.xmlParserInit.classes
+    /// Delegate callbacks and the indexes of their parameters that carry the document's content.
+    static let callbacks: [(functions: APISpelling, indexes: [Int])] = [
+        (APISpelling(swift: ["parser(_:foundCharacters:)"], objc: ["parser:foundCharacters:"]), [1]),
+        (APISpelling(swift: ["parser(_:didStartElement:namespaceURI:qualifiedName:attributes:)"],
+                     objc: ["parser:didStartElement:namespaceURI:qualifiedName:attributes:"]), [1, 4]),
+        (APISpelling(swift: ["parser(_:didEndElement:namespaceURI:qualifiedName:)"],
+                     objc: ["parser:didEndElement:namespaceURI:qualifiedName:"]), [1]),
+        (APISpelling(swift: ["parser(_:foundCDATA:)"], objc: ["parser:foundCDATA:"]), [1]),
+    ]
+    /// How a source's description names the content.
+    static let phrase = "the content of an XML document parsed from"
+
+    static let parseNames: Set<String> = Set(parseCalls.names)
+    static let callbackIndexes: [String: [Int]] = {
+        var table: [String: [Int]] = [:]
+        for (functions, indexes) in callbacks { for name in functions.names { table[name] = indexes } }
+        return table
+    }()
+}
