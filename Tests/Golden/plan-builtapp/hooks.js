@@ -606,11 +606,11 @@ moatHookImplementations({ label: "any app class -userContentController:didReceiv
 // ==== Unarchivers and parsers ====
 
 // from binary: Vault.ipa!/Payload/Vault.app/Vault holds the selector unarchiveObjectWithData:
-// from finding: MOAT-CODE-001 (high) NSKeyedUnarchiver without secure coding at Vault.ipa!/Payload/Vault.app/Vault:1 (unarchiveObjectWithData:)
+// from finding: MOAT-CODE-001 (medium) NSKeyedUnarchiver without secure coding at Vault.ipa!/Payload/Vault.app/Vault:1 (unarchiveObjectWithData:)
 moatHookMethod({ label: "NSKeyedUnarchiver +unarchiveObjectWithData:", className: "NSKeyedUnarchiver", swift: false, selector: "unarchiveObjectWithData:", classMethod: true });
 
 // from binary: Vault.ipa!/Payload/Vault.app/Vault holds the selector unarchiveObjectWithData:
-// from finding: MOAT-CODE-001 (high) NSKeyedUnarchiver without secure coding at Vault.ipa!/Payload/Vault.app/Vault:1 (unarchiveObjectWithData:)
+// from finding: MOAT-CODE-001 (medium) NSKeyedUnarchiver without secure coding at Vault.ipa!/Payload/Vault.app/Vault:1 (unarchiveObjectWithData:)
 moatHookMethod({ label: "NSKeyedUnarchiver -setRequiresSecureCoding:", className: "NSKeyedUnarchiver", swift: false, selector: "setRequiresSecureCoding:", classMethod: false });
 
 // ==== Server trust evaluation ====
