@@ -14,7 +14,7 @@ struct ChallengeHandler {
     /// Whether a type names an authentication challenge (`URLAuthenticationChallenge`...).
     static func isChallengeType(_ type: String) -> Bool {
         // The length first: the names index asks this of every name in a file.
-        type.utf8.count >= 23 && type.contains("AuthenticationChallenge")
+        type.utf8.count >= 23 && type.containsASCIIAware("AuthenticationChallenge")
     }
 
     /// Every function with a parameter typed as an authentication challenge.

@@ -144,7 +144,7 @@ public struct JavaScriptBridgeInventoryRule: SourceRule {
     /// `contentController`, `userContentController`... (a receiver of `add(_:name:)`).
     static func isContentControllerName(_ name: String) -> Bool {
         // The length first: the names index asks this of every name in a file.
-        name.utf8.count >= 17 && name.lowercased().contains("contentcontroller")
+        name.utf8.count >= 17 && name.lowercased().containsASCIIAware("contentcontroller")
     }
 
     /// The name argument of a script message handler registration, or nil.

@@ -173,7 +173,14 @@ extension FunctionInterpreter {
 extension TaintEngine {
     /// `SensitiveNaming.kind(ofName:type:)`, remembered per name and type.
     func sensitiveKind(of name: String, type: String?) -> SensitiveDataKind? {
-        guard SensitiveNaming.mayBeSensitive(name) else { return nil }
+        let candidate: Bool
+        if let known = sensitiveCandidates[name] {
+            candidate = known
+        } else {
+            candidate = SensitiveNaming.mayBeSensitive(name)
+            sensitiveCandidates[name] = candidate
+        }
+        guard candidate else { return nil }
         let key = type.map { name + ":" + $0 } ?? name
         if let cached = sensitiveNames[key] { return cached }
         let kind = SensitiveNaming.kind(ofName: name, type: type)

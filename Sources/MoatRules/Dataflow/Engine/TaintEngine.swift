@@ -37,6 +37,8 @@ final class TaintEngine {
     var propertyTypes: [String: [String: String]] = [:]
     /// Names judged by `SensitiveNaming`, with their type (a cache: names repeat).
     var sensitiveNames: [String: SensitiveDataKind?] = [:]
+    /// `SensitiveNaming.mayBeSensitive` of each name asked, remembered (it is asked of every name read).
+    var sensitiveCandidates: [String: Bool] = [:]
     /// Secure fields, secure-field bindings and types with secret properties of the file.
     lazy var namedValues = NamedValueFacts(file)
 

@@ -133,9 +133,14 @@ public enum SensitiveNaming {
     /// sensitive head word has.
     static func mayBeSensitive(_ name: String) -> Bool {
         let lower = name.lowercased()
-        return ["pass", "pin", "secret", "token", "cred", "key", "jwt", "bearer", "otp", "cvv", "cvc", "csc", "ssn", "mnemonic", "number",
-                "num", "no", "nr", "code", "phrase", "session"].contains { lower.contains($0) }
+        // Asked of every name the engine reads: on bytes when the name is ASCII (the same answer).
+        guard lower.utf8.allSatisfy({ $0 < 0x80 }) else { return sensitiveLetterSequences.contains { lower.contains($0) } }
+        return sensitiveLetterSequences.contains { lower.hasText($0) }
     }
+
+    /// The letter sequences of `mayBeSensitive`, built once (it is asked of every name the engine reads).
+    static let sensitiveLetterSequences = ["pass", "pin", "secret", "token", "cred", "key", "jwt", "bearer", "otp", "cvv", "cvc", "csc",
+                                           "ssn", "mnemonic", "number", "num", "no", "nr", "code", "phrase", "session"]
 
     static func convert(_ kind: SecretNaming.Kind) -> SensitiveDataKind {
         switch kind {
