@@ -91,17 +91,6 @@ public struct RuleDescription: Sendable, Codable {
         self.examples = examples
     }
 
-    /// The former form, for rules written before the kind was derived: `kind` is ignored.
-    @available(*, deprecated, message: "Leave `kind` out: it is derived from the rule's conformance (RuleRegistry.descriptions).")
-    public init(id: String, slug: String, title: String, kind: RuleKind, severity: Severity,
-                confidence: Confidence, evidence: RuleEvidence? = nil, cwe: [Int], masvs: [String], mastg: [String], rationale: String,
-                fix: String, references: [String] = [], isInventory: Bool = false, supersedes: [String] = [],
-                groupsRepeatedFindings: Bool = false, examples: [RuleExample]) {
-        self.init(id: id, slug: slug, title: title, severity: severity, confidence: confidence, evidence: evidence, cwe: cwe,
-                  masvs: masvs, mastg: mastg, rationale: rationale, fix: fix, references: references, isInventory: isInventory,
-                  supersedes: supersedes, groupsRepeatedFindings: groupsRepeatedFindings, examples: examples)
-    }
-
     public var triggering: [RuleExample] { examples.filter(\.triggers) }
     public var nonTriggering: [RuleExample] { examples.filter { !$0.triggers } }
 }
