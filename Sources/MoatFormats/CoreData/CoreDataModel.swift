@@ -134,7 +134,7 @@ public final class CoreDataModel: @unchecked Sendable {
 private final class CoreDataModelReader: NSObject, XMLParserDelegate {
     static let maximumDepth = 64
 
-    private let lines: [[UInt8]]
+    private let tags: XMLStartTags
     private var depth = 0
     private var openElements: [String] = []
     private var current: CoreDataEntity?
@@ -143,31 +143,11 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
     var failure: String?
 
     init(text: String) {
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
+        tags = XMLStartTags(text: text, lookBack: 50)
     }
 
-    /// The position of `<element name="…"` at or before the parser's reported line (libxml2 reports the
-    /// line where the start tag ends).
     private func position(of element: String, reportedLine: Int) -> (line: Int, column: Int) {
-        let needle = Array(("<" + element).utf8)
-        var line = min(max(reportedLine, 1), lines.count)
-        while line >= 1 && line > reportedLine - 50 {
-            let bytes = lines[line - 1]
-            if bytes.count >= needle.count {
-                var start = bytes.count - needle.count
-                while start >= 0 {
-                    if Array(bytes[start..<(start + needle.count)]) == needle {
-                        let after = start + needle.count
-                        if after == bytes.count || [UInt8(ascii: " "), UInt8(ascii: ">"), UInt8(ascii: "/"), UInt8(ascii: "\t")].contains(bytes[after]) {
-                            return (line, start + 1)
-                        }
-                    }
-                    start -= 1
-                }
-            }
-            line -= 1
-        }
-        return (max(reportedLine, 1), 1)
+        tags.position(of: element, reportedLine: reportedLine)
     }
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,

@@ -175,7 +175,7 @@ private final class InterfaceBuilderReader: NSObject, XMLParserDelegate {
         }
     }
 
-    private let lines: [[UInt8]]
+    private let tags: XMLStartTags
     private var stack: [Open] = []
     var webViews: [InterfaceBuilderObject] = []
     var wkWebViews: [InterfaceBuilderObject] = []
@@ -186,32 +186,11 @@ private final class InterfaceBuilderReader: NSObject, XMLParserDelegate {
     var failure: String?
 
     init(text: String) {
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
+        tags = XMLStartTags(text: text, lookBack: 200)
     }
 
-    /// The position of `<element` at or before the parser's reported line (libxml2 reports the line where
-    /// the start tag ends).
     private func position(of element: String, reportedLine: Int) -> (line: Int, column: Int) {
-        let needle = Array(("<" + element).utf8)
-        var line = min(max(reportedLine, 1), lines.count)
-        while line >= 1 && line > reportedLine - 200 {
-            let bytes = lines[line - 1]
-            if bytes.count >= needle.count {
-                var start = bytes.count - needle.count
-                while start >= 0 {
-                    if Array(bytes[start..<(start + needle.count)]) == needle {
-                        let after = start + needle.count
-                        if after == bytes.count || bytes[after] == UInt8(ascii: " ") || bytes[after] == UInt8(ascii: ">")
-                            || bytes[after] == UInt8(ascii: "/") || bytes[after] == UInt8(ascii: "\t") {
-                            return (line, start + 1)
-                        }
-                    }
-                    start -= 1
-                }
-            }
-            line -= 1
-        }
-        return (max(reportedLine, 1), 1)
+        tags.position(of: element, reportedLine: reportedLine)
     }
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
