@@ -87,6 +87,9 @@ public enum TaintCheck: String, Sendable, Hashable, CaseIterable {
     /// Found equal to a value the app holds (`state == storedState`, `[token isEqualToString:expected]`):
     /// an OAuth state or a nonce the app issued. Not an allowlist of constants, not a lookup of an item.
     case comparedWithValue
+    /// A member, not itself named as a secret, of a record named for credentials (`credentials.wpcom?.siteURL`),
+    /// also when the record came from a caller: not the secret the record's name suggests.
+    case memberOfCredentials
     /// An entry name read from an archive (`entry.path`, `archive_entry_pathname`): chosen by whoever made
     /// the archive, even when the archive is a file the system created (`ArchiveEntries`).
     case archiveEntry

@@ -6,7 +6,7 @@ import MoatSyntax
 enum SensitiveFlows {
     /// A taint a sensitive-data rule reports: sensitive data in clear (not hashed or encrypted, not a length).
     static func reportable(_ taint: Taint) -> Bool {
-        taint.isActive && taint.flow == .sensitive && taint.checks.isDisjoint(with: [.encrypted, .measuredSize])
+        taint.isActive && taint.flow == .sensitive && taint.checks.isDisjoint(with: [.encrypted, .measuredSize, .memberOfCredentials])
     }
 
     /// One flow per sink call of `kind`, with the taint to show: the most certain source (a Keychain read or

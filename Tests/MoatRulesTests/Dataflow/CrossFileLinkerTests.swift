@@ -134,6 +134,11 @@ struct CrossFileLinkerTests {
                 == ["importFile(named:) 0 Handler.swift:5"])
         #expect(full[1]?.seeds.first?.taint.source?.location.path == "Handler.swift")
         #expect(full[0]?.functions.map { "\($0.signature.fullName) \($0.location.path)" } == ["clean(_:) NameCleaner.swift"])
+        // The same call made from test code seeds nothing: a test is not a way into the app.
+        var testPaths = paths
+        testPaths[0] = "AppTests/Handler.swift"
+        let fromTests = CrossFileLinker(facts: facts, paths: testPaths).contexts()
+        #expect(fromTests[1]?.seeds.isEmpty ?? true)
         // Without the formatter's namesake, Unrelated.swift is not needed, and light facts give the same.
         var renamed = facts
         renamed[3] = Self.facts([("Unrelated.swift", "struct Formatter { func format(_ value: Double) -> String { String(value) } }")])[0]

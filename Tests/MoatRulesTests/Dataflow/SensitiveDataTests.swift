@@ -125,6 +125,33 @@ struct SensitiveFlowTests {
         #expect(flows.map(\.kind) == [.databaseWrite])
     }
 
+    @Test func aMemberOfACredentialsRecordAtAnyDepthIsNotTheSecret() {
+        // `credentials.wpcom?.siteURL` is an address kept beside the credentials; `credentials.wpcom?.authToken`
+        // is named as a secret itself.
+        let flows = Support.flows("""
+        func show(credentials: AuthenticatorCredentials) {
+            guard let siteURL = credentials.wpcom?.siteURL else { return }
+            print("site \\(siteURL)")
+            print("token \\(credentials.wpcom?.authToken ?? "")")
+        }
+        """)
+        #expect(flows.map { "\($0.kind) \($0.range.start.line)" } == ["logWrite 4"])
+        // The same when the record was named so by a caller that passed it.
+        let passed = Support.findings(SecretInLogRule.self, """
+        func present(for credentials: AuthenticatorCredentials) {
+            guard let siteURL = credentials.wpcom?.siteURL ?? credentials.wporg?.siteURL else { return }
+            check(siteURL)
+        }
+        func check(_ siteURL: String) {
+            print("site \\(siteURL)")
+        }
+        func start(wpcomCredentials: AuthenticatorCredentials) {
+            present(for: wpcomCredentials)
+        }
+        """)
+        #expect(passed.isEmpty, "\(passed.map(\.message))")
+    }
+
     @Test func hashesAreNotTheSecret() {
         let findings = Support.findings(SecretInUserDefaultsRule.self, """
         import CryptoKit

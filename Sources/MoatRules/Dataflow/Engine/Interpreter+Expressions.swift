@@ -19,10 +19,17 @@ extension FunctionInterpreter {
             if let path = expression.accessPath, let stored = state.vars[path] { return named.map { stored.merging([$0]) } ?? stored }
             guard let base else { return [] }
             var taints = eval(base, &state)
-            if named == nil, let record = base.nameChain.last, engine.sensitiveKind(of: record, type: nil) == .credential {
-                // `credentials.userId`: a member of a record named for credentials is not a secret by that name.
-                let range = base.range
-                taints = taints.filter { $0.source?.kind != .sensitiveName || $0.source?.range != range }
+            if named == nil, base.nameChain.contains(where: { engine.sensitiveKind(of: $0, type: nil) == .credential }) {
+                // `credentials.userId`, `credentials.wpcom?.siteURL`: a member (at any depth) of a record named for
+                // credentials is not a secret by the record's name; only a member named as a secret is.
+                // The record's name taint may come from here, or from a caller that passes a value so named
+                // (a parameter's taint, marked so that the caller's name taint stops here too).
+                taints = taints.filter { $0.source?.kind != .sensitiveName }.map { taint in
+                    guard case .parameter = taint.origin else { return taint }
+                    var marked = taint
+                    marked.checks.insert(.memberOfCredentials)
+                    return marked
+                }
             }
             if isArchiveEntryName(base, name, state) {
                 let names = ArchiveEntries.entryName(of: taints, at: expression.range, api: CodeText.of(expression, in: file))
