@@ -17,7 +17,7 @@ struct SensitiveNamingTests {
         let quiet = ["pinned", "spinner", "tokenizer", "keyPath", "passwordHint", "tokenCount", "secretLabel", "passwordField",
                      "passwordKey", "tokenExpiry", "passwordHash", "hashedPassword", "encryptedToken", "isPasswordSet", "showPassword",
                      "deviceToken", "nextPageToken", "notificationToken", "certificatePin", "mapPin", "phoneNumber", "countryCode",
-                     "statusCode", "userId", "cacheKey", "secretsManager", "passwordPolicy", "passwordRequired", "tokenType",
+                     "statusCode", "userId", "appAccountToken", "siteIDFromToken", "cacheKey", "secretsManager", "passwordPolicy", "passwordRequired", "tokenType",
                      "wrongCredentials", "invalidPassword", "syncToken", "observerToken", "sessionId"]
         for name in quiet { #expect(SensitiveNaming.kind(ofName: name) == nil, "\(name) should stay quiet") }
         #expect(SensitiveNaming.kind(ofName: "cardNumber") == .cardNumber)

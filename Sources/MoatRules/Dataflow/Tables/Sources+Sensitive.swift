@@ -25,7 +25,7 @@ public enum SensitiveDataKind: String, Sendable, Hashable {
 ///
 /// | Head word | Sensitive when | Quiet |
 /// |---|---|---|
-/// | password, passwd, passphrase, passcode, secret, token, credential(s), creds, bearer, jwt, otp, cvv, cvc, csc, ssn, mnemonic, pincode, and the written-together compounds of `SecretNaming.headWords` (`apikey`, `accesstoken`...) | always | token after a qualifier that makes it bookkeeping: device, push, fcm, apns, voip, page, next, continuation, cancellation, notification, registration, sync, change, observer, subscription, cancellable, lock, request, resume, cursor, idempotency... (`deviceToken`, `nextPageToken`, `notificationToken`) |
+/// | password, passwd, passphrase, passcode, secret, token, credential(s), creds, bearer, jwt, otp, cvv, cvc, csc, ssn, mnemonic, pincode, and the written-together compounds of `SecretNaming.headWords` (`apikey`, `accesstoken`...) | always | token after a qualifier that makes it bookkeeping: device, push, fcm, apns, voip, page, next, continuation, cancellation, notification, registration, sync, change, observer, subscription, cancellable, lock, request, resume, cursor, idempotency... (`deviceToken`, `nextPageToken`, `notificationToken`); StoreKit's `appAccountToken`; a value taken from a token (`siteIDFromToken`) |
 /// | pin | always | after map, location, annotation, drop, marker, certificate, cert, ssl, tls, public, key, spki, hash, sha256, host, domain, message, post, chat, top (`mapPin`, `certificatePin`) |
 /// | key(s) | after api, private, secret, encryption, signing, master, aes, hmac, crypto, cipher, shared, symmetric, license, consumer (`SecretNaming.keyCompounds`) | any other key: `keyPath`, `cacheKey`, `passwordKey` (the name a password is stored under) |
 /// | number, num, no | after card, cc, credit, passport, ssn, iban, or social security | `phoneNumber`, `pageNumber`, `buildNumber` |
@@ -58,6 +58,8 @@ public enum SensitiveNaming {
         "observer", "observation", "subscription", "cancellable", "lock", "request", "resume", "cursor", "idempotency", "paging",
         "invalidation", "task", "realm", "reuse", "completion", "image", "font", "color", "design", "theme", "code", "region",
         "placeholder", "replacement", "template", "format", "search", "filter", "tag", "word", "string", "parser", "lexer", "input",
+        // A value taken from a token, not the token (`siteIDFromToken`).
+        "from",
     ]
     static let numberQualifiers: Set<String> = ["card", "cc", "credit", "passport", "ssn", "iban"]
     static let codeQualifiers: [String: SensitiveDataKind] = [
@@ -122,6 +124,8 @@ public enum SensitiveNaming {
                    SecretNaming.nonCredentialTokenQualifiers.contains(previous) || moreNonCredentialTokenQualifiers.contains(previous) {
                     kind = nil
                 }
+                // StoreKit's `appAccountToken`: a UUID the app chooses to tie purchases to its account, not a secret.
+                if secret == .token, previous == "account", words.count >= 3, words[words.count - 3] == "app" { kind = nil }
             }
         }
         guard let kind else { return nil }
