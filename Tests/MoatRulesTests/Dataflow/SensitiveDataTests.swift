@@ -152,6 +152,21 @@ struct SensitiveFlowTests {
         #expect(passed.isEmpty, "\(passed.map(\.message))")
     }
 
+    @Test func anHTTPClientRequestKeepsItsParametersButOtherCallsDoNot() {
+        // Alamofire's request prints its parameters in its description (a cURL command); a call of the same
+        // name on the app's own client is an unknown call, whose answer is not the secret it was given.
+        let findings = Support.findings(SecretInLogRule.self, """
+        func submit(password: String, client: APIClient) {
+            let params = ["password": password]
+            let request = Alamofire.request("https://example.org/login", method: .post, parameters: params)
+            print(request.debugDescription)
+            let answer = client.request(password)
+            print(answer)
+        }
+        """)
+        #expect(findings.map { "\($0.location.line):\($0.location.column)" } == ["4:5"], "\(findings.map(\.message))")
+    }
+
     @Test func hashesAreNotTheSecret() {
         let findings = Support.findings(SecretInUserDefaultsRule.self, """
         import CryptoKit

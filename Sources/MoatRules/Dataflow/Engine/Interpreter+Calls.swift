@@ -410,6 +410,7 @@ extension FunctionInterpreter {
         let arguments = call.argumentTaints.flatMap { $0 }
         let converts = call.callee.name?.first?.isUppercase == true || Transfers.argumentConversions.contains(call.name)
             || Transfers.argumentConversions.contains(call.baseName)
+            || Transfers.buildsRequest(name: call.baseName, receiverRoot: call.receiver?.nameChain.first)
         if converts || arguments.isEmpty { return call.inputs }
         // A parameter's value is marked, for callers whose kind does not pass through such calls.
         let kept = arguments.compactMap { taint -> Taint? in

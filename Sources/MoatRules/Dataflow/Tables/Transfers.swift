@@ -230,6 +230,20 @@ enum Transfers {
                "base64EncodedStringWithOptions:", "componentsJoinedByString:"],
         c: ["strdup", "CFStringCreateWithFormat", "CFBridgingRelease", "CFBridgingRetain"]).names)
 
+    /// HTTP client calls whose result is a request object that keeps its parameters and prints them
+    /// (`debugDescription`, `cURLDescription()`): Alamofire's `AF.request(_:method:parameters:…)`,
+    /// `Alamofire.request(…)`, `Session.default.request(…)`, `SessionManager.default.request(…)` and their
+    /// `upload`. Every kind passes through them, sensitive data too (a password in the parameters is in the
+    /// request's description); the same names on other receivers are unknown calls.
+    static let requestBuilderReceivers: Set<String> = ["AF", "Alamofire", "Session", "SessionManager"]
+    static let requestBuilderNames: Set<String> = ["request", "upload"]
+
+    /// Whether a call named `name` on a receiver whose chain starts with `receiverRoot` builds such a request.
+    static func buildsRequest(name: String, receiverRoot: String?) -> Bool {
+        guard let receiverRoot else { return false }
+        return requestBuilderNames.contains(name) && requestBuilderReceivers.contains(receiverRoot)
+    }
+
     // MARK: Types and buffers
 
     /// A parameter of one of these types cannot carry a string: its taints count as numeric.
