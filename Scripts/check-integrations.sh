@@ -78,13 +78,15 @@ try_hook() {
 # An insecure change: the commit is refused, naming the rule.
 cat > "$sample/App/Restore.swift" <<'SWIFT'
 import Foundation
-func restore(_ data: Data) -> Any? {
-    return NSKeyedUnarchiver.unarchiveObject(with: data)
+// A file name downloaded from a server used as a path: a dataflow finding, high.
+func saveReceipt(from server: URL, data: Data) throws {
+    let name = try String(contentsOf: server)
+    try data.write(to: FileManager.default.temporaryDirectory.appendingPathComponent(name))
 }
 SWIFT
 git -C "$sample" add App/Restore.swift
-MOAT="$moat" try_hook moat 1 "MOAT-CODE-001"
-PATH="$(dirname "$moat"):$PATH" try_hook moat-system 1 "MOAT-CODE-001"
+MOAT="$moat" try_hook moat 1 "MOAT-CODE-301"
+PATH="$(dirname "$moat"):$PATH" try_hook moat-system 1 "MOAT-CODE-301"
 
 # A harmless change: the commit goes through.
 git -C "$sample" rm -q --cached App/Restore.swift
