@@ -102,26 +102,13 @@ public final class CoreDataModel: @unchecked Sendable {
             throw CoreDataModelError("Core Data model is \(data.count) bytes, larger than the \(maximumSize)-byte limit")
         }
         guard !data.isEmpty else { throw CoreDataModelError("empty Core Data model") }
-        // FoundationXML traps on some inputs libxml2 survives: the shared validation refuses them first.
+        // FoundationXML traps on some inputs libxml2 survives: the shared reading refuses them first.
+        let reader: CoreDataModelReader, text: String
         do {
-            try XMLInput.validate(data, what: "Core Data model")
+            (reader, text) = try XMLInput.read(data, what: "Core Data model", makeReader: CoreDataModelReader.init(text:),
+                                               malformed: { "malformed Core Data model at line \($0.lineNumber): not well-formed XML" })
         } catch let error as PropertyListError {
             throw CoreDataModelError(error.message)
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw CoreDataModelError("Core Data model is not UTF-8 XML")
-        }
-        let reader = CoreDataModelReader(text: text)
-        let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        parser.shouldReportNamespacePrefixes = false
-        parser.delegate = reader
-        let ok = parser.parse()
-        if let failure = reader.failure { throw CoreDataModelError(failure) }
-        // libxml2-backed parsers may return true after reporting an error: check both.
-        guard ok, parser.parserError == nil else {
-            throw CoreDataModelError("malformed Core Data model at line \(parser.lineNumber): not well-formed XML")
         }
         guard reader.sawModel else {
             throw CoreDataModelError("not a Core Data model: the root element is not <model>")
@@ -131,7 +118,7 @@ public final class CoreDataModel: @unchecked Sendable {
 }
 
 /// The XMLParser delegate: `<model>` → `<entity>` → `<attribute>`.
-private final class CoreDataModelReader: NSObject, XMLParserDelegate {
+private final class CoreDataModelReader: NSObject, StoppableXMLReader {
     static let maximumDepth = 64
 
     private let tags: XMLStartTags

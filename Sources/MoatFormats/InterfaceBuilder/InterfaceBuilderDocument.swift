@@ -121,27 +121,16 @@ public final class InterfaceBuilderDocument: @unchecked Sendable {
             throw InterfaceBuilderError("compiled (binary) Interface Builder document; only XML storyboards and xibs are read")
         }
         // FoundationXML traps on some inputs libxml2 survives (non-UTF-8 names, empty processing
-        // instructions): the shared validation refuses them first.
+        // instructions): the shared reading refuses them first.
+        let reader: InterfaceBuilderReader, text: String
         do {
-            try XMLInput.validate(data, what: "Interface Builder document")
+            (reader, text) = try XMLInput.read(data, what: "Interface Builder document", makeReader: InterfaceBuilderReader.init(text:),
+                                               malformed: { parser in
+                let reason = parser.parserError.map { describe($0) } ?? "unknown error"
+                return "malformed Interface Builder document at line \(parser.lineNumber): \(reason)"
+            })
         } catch let error as PropertyListError {
             throw InterfaceBuilderError(error.message)
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw InterfaceBuilderError("Interface Builder document is not UTF-8 XML")
-        }
-        let reader = InterfaceBuilderReader(text: text)
-        let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        parser.shouldReportNamespacePrefixes = false
-        parser.delegate = reader
-        let ok = parser.parse()
-        if let failure = reader.failure { throw InterfaceBuilderError(failure) }
-        // libxml2-backed parsers may return true after reporting an error: check both.
-        guard ok, parser.parserError == nil else {
-            let reason = parser.parserError.map { describe($0) } ?? "unknown error"
-            throw InterfaceBuilderError("malformed Interface Builder document at line \(parser.lineNumber): \(reason)")
         }
         guard reader.sawDocument else {
             throw InterfaceBuilderError("not an Interface Builder document: the root element is not <document>")
@@ -159,7 +148,7 @@ public final class InterfaceBuilderDocument: @unchecked Sendable {
 
 /// The XMLParser delegate. Keeps a stack of open elements; objects of interest collect the attributes of
 /// their keyed children until they close. Outlets are resolved to their destination at the end.
-private final class InterfaceBuilderReader: NSObject, XMLParserDelegate {
+private final class InterfaceBuilderReader: NSObject, StoppableXMLReader {
     static let maximumDepth = 512
     static let interesting: Set<String> = ["webView", "wkWebView", "textField"]
 

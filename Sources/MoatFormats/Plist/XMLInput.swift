@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 /// Checks applied to every XML document before it reaches `XMLParser`.
 ///
@@ -62,5 +65,37 @@ public enum XMLInput {
             index += 1
         }
         return nil
+    }
+}
+
+/// An `XMLParser` delegate that can stop the parse and say why (a document nested too deep, an element
+/// where it cannot be).
+protocol StoppableXMLReader: XMLParserDelegate {
+    var failure: String? { get }
+}
+
+extension XMLInput {
+    /// Reads a document with the delegate `makeReader` builds from its text, as every XML reader here must:
+    /// refused before it reaches the parser when `validate` says so, external entities and namespaces off,
+    /// and a parse that reports success after an error counted as a failure. Throws a `PropertyListError`
+    /// whose message names `what`; `malformed` words the message for XML that is not well formed (it gets the
+    /// parser, for its line and error).
+    static func read<Reader: StoppableXMLReader>(_ data: Data, what: String, makeReader: (String) -> Reader,
+                                                 malformed: (XMLParser) -> String) throws -> (reader: Reader, text: String) {
+        try validate(data, what: what)
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw PropertyListError("\(what) is not UTF-8 XML")
+        }
+        let reader = makeReader(text)
+        let parser = XMLParser(data: data)
+        parser.shouldResolveExternalEntities = false
+        parser.shouldProcessNamespaces = false
+        parser.shouldReportNamespacePrefixes = false
+        parser.delegate = reader
+        let ok = parser.parse()
+        if let failure = reader.failure { throw PropertyListError(failure) }
+        // libxml2-backed parsers may return true after reporting an error: check both.
+        guard ok, parser.parserError == nil else { throw PropertyListError(malformed(parser)) }
+        return (reader, text)
     }
 }
