@@ -81,19 +81,7 @@ public struct SystemAnchorsReenabledRule: SourceRule {
     /// Anchors from elsewhere (certificates the user accepted and the app stored) are an addition to the
     /// system roots, for which re-enabling them is intended: reported with low confidence.
     static func blockLooksLikeAPin(_ textBeforeCall: String) -> Bool {
-        var depth = 0
-        var start = textBeforeCall.endIndex
-        var index = textBeforeCall.endIndex
-        while index > textBeforeCall.startIndex {
-            index = textBeforeCall.index(before: index)
-            let character = textBeforeCall[index]
-            if character == "}" { depth += 1 }
-            if character == "{" {
-                if depth == 0 { start = index; break }
-                depth -= 1
-            }
-        }
-        let block = start == textBeforeCall.endIndex ? textBeforeCall : String(textBeforeCall[start...])
+        let block = innermostBlock(textBeforeCall)
         let lower = block.lowercased()
         if ["bundle", "forresource", "resourcesoftype", "\"cer\"", "\"der\"", ".cer\"", ".der\""].contains(where: { lower.contains($0) }) {
             return true
@@ -133,6 +121,7 @@ public struct SystemAnchorsReenabledRule: SourceRule {
         }
     }
 
+    /// The text from the last `{` left open before the call (the whole text when there is none).
     static func innermostBlock(_ textBeforeCall: String) -> String {
         var depth = 0
         var index = textBeforeCall.endIndex
