@@ -68,7 +68,8 @@ public struct SecretInLogRule: SourceRule {
         }
         for (flow, taint) in flows {
             guard let call = calls[flow.range.start.offset], case .call(let callee, let arguments, _) = call.kind else { continue }
-            let name = callee.name ?? flow.calledName
+            // `log.debug`, `logger.info`, `NSLog`: the call as written, so a method named `debug` reads right.
+            let name = callee.dottedName ?? callee.name ?? flow.calledName
             let place: String
             switch flow.api {
             case "Logger" where unifiedLogging && (callee.receiver?.nameChain.contains { $0.lowercased().hasSuffix("logger") || $0.hasSuffix("OSLog") || $0.hasSuffix("osLog") } ?? false):
