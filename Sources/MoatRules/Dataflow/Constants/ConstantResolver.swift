@@ -276,14 +276,14 @@ public final class ConstantResolver {
         let owner = file.allTypes.first { $0.variables.contains { $0 === variable } }
         if let initializer = variable.initializer {
             // A `var` may be set anywhere: followed only when nothing in the file sets it again.
-            guard variable.isConstant || file.language != .swift || writes.count(of: variable.name) == 0 else { return nil }
+            guard variable.isConstant || file.language != .swift || writes.count(of: variable.name, owner: owner?.name) == 0 else { return nil }
             return DeclaredValue(expression: initializer, context: WalkContext(type: owner))
         }
         if variable.accessors.count == 1, let value = Self.singleReturn(variable.accessors[0]) {
             return DeclaredValue(expression: value, context: WalkContext(type: owner))
         }
         guard variable.accessors.isEmpty, variable.attributes.firstIndex(of: "#define") == nil,
-              let only = writes.onlyWrite(of: variable.name) else { return nil }
+              let only = writes.onlyWrite(of: variable.name, owner: owner?.name) else { return nil }
         return DeclaredValue(expression: only.value, context: only.context, isAssignment: true)
     }
 
