@@ -14,10 +14,13 @@ public struct CrossFileLinker {
     public let facts: [DataflowFacts?]
     /// The path of each file: places in a file's own facts have an empty path.
     public let paths: [String]
+    /// The classes of the Core Data models' entities (`ManagedObjects.modelTypes`), with their stores' protection.
+    public let modelTypes: [ManagedObjectType]
 
-    public init(facts: [DataflowFacts?], paths: [String]) {
+    public init(facts: [DataflowFacts?], paths: [String], modelTypes: [ManagedObjectType] = []) {
         self.facts = facts
         self.paths = paths
+        self.modelTypes = modelTypes
     }
 
     /// The context of each file (by index in `facts`); files with nothing to learn get none.
@@ -122,7 +125,57 @@ public struct CrossFileLinker {
                 if !found.isEmpty { contexts[index, default: DataflowContext()].constants = found }
             }
         }
+        linkManagedObjects(&contexts)
         return contexts
+    }
+
+    /// Core Data: each file that assigns sensitive data to a member of an object of a managed-object class
+    /// (a subclass of `NSManagedObject` in any file, directly or through other classes, an owner of
+    /// `@NSManaged` properties, an entity's class in a model), or to an `@NSManaged` property of another
+    /// file on a receiver of unknown type, learns those classes and properties.
+    func linkManagedObjects(_ contexts: inout [Int: DataflowContext]) {
+        let writers = facts.indices.filter { !(facts[$0]?.sensitiveMemberWrites.isEmpty ?? true) }
+        guard !writers.isEmpty else { return }
+        var types: [String: ManagedObjectType] = [:]
+        for type in modelTypes { types[type.name] = type }
+        var properties = Set<String>()
+        var inherits: [String: Set<String>] = [:]
+        for fileFacts in facts {
+            for adoption in fileFacts?.adoptions ?? [] { inherits[adoption.name, default: []].formUnion(adoption.inherits) }
+            for property in fileFacts?.managedProperties ?? [] {
+                guard let dot = property.lastIndex(of: ".") else { continue }
+                let owner = String(property[..<dot])
+                if !owner.isEmpty, types[owner] == nil { types[owner] = ManagedObjectType(name: owner) }
+                properties.insert(String(property[property.index(after: dot)...]))
+            }
+        }
+        var known = Set(ManagedObjects.baseClasses).union(types.keys)
+        var changed = true
+        while changed {
+            changed = false
+            for (name, supers) in inherits where !known.contains(name) && !supers.isDisjoint(with: known) {
+                known.insert(name)
+                types[name] = ManagedObjectType(name: name)
+                changed = true
+            }
+        }
+        for index in writers {
+            guard let writes = facts[index]?.sensitiveMemberWrites else { continue }
+            // A class of the file itself is known there; only what a model says about it is news.
+            let own = Set(facts[index]?.adoptions.map(\.name) ?? [])
+            var found: [ManagedObjectType] = []
+            var foundProperties: [String] = []
+            for write in writes {
+                if write.hasPrefix(".") {
+                    let name = String(write.dropFirst())
+                    if properties.contains(name) { foundProperties.append(name) }
+                } else if let type = types[write], !own.contains(write) || type.entity != nil {
+                    found.append(type)
+                }
+            }
+            if !found.isEmpty { contexts[index, default: DataflowContext()].managedObjects = found }
+            if !foundProperties.isEmpty { contexts[index, default: DataflowContext()].managedProperties = foundProperties }
+        }
     }
 }
 
@@ -142,6 +195,9 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
     /// The file's constants and constant queries: small, and needed for every file.
     public var constants: [ExportedConstant] = []
     public var constantQueries: [String] = []
+    /// Core Data facts (`DataflowFacts.managedProperties`, `sensitiveMemberWrites`): small, needed for every file.
+    public var managedProperties: [String] = []
+    public var sensitiveMemberWrites: [String] = []
 
     public init(functionNames: [String], summarizedNames: [String], calledNames: [String], outgoingNames: [String],
                 taintedCalls: [String], javaScriptProtocols: [JavaScriptProtocolFact], adoptions: [TypeAdoption],
@@ -167,6 +223,8 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
         implementedTypes = facts.implementedTypes
         constants = facts.constants
         constantQueries = facts.constantQueries
+        managedProperties = facts.managedProperties
+        sensitiveMemberWrites = facts.sensitiveMemberWrites
     }
 }
 
@@ -181,6 +239,8 @@ extension DataflowFacts {
         implementedTypes = index.implementedTypes
         constants = index.constants
         constantQueries = index.constantQueries
+        managedProperties = index.managedProperties
+        sensitiveMemberWrites = index.sensitiveMemberWrites
     }
 }
 
