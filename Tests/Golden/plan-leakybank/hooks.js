@@ -831,7 +831,7 @@ moatHookMethod({ label: "StagingSessionDelegate -URLSession:didReceiveChallenge:
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToFile:atomically:", className: "NSData", swift: false, selector: "writeToFile:atomically:", classMethod: false });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -844,7 +844,7 @@ moatHookMethod({ label: "NSData -writeToFile:atomically:", className: "NSData", 
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToFile:options:error:", className: "NSData", swift: false, selector: "writeToFile:options:error:", classMethod: false, decoder: "dataWriting" });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -857,7 +857,7 @@ moatHookMethod({ label: "NSData -writeToFile:options:error:", className: "NSData
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToURL:options:error:", className: "NSData", swift: false, selector: "writeToURL:options:error:", classMethod: false, decoder: "dataWriting" });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -870,7 +870,7 @@ moatHookMethod({ label: "NSData -writeToURL:options:error:", className: "NSData"
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookMethod({ label: "NSFileManager -createFileAtPath:contents:attributes:", className: "NSFileManager", swift: false, selector: "createFileAtPath:contents:attributes:", classMethod: false });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -883,7 +883,7 @@ moatHookMethod({ label: "NSFileManager -createFileAtPath:contents:attributes:", 
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -896,7 +896,7 @@ moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" 
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookFunction({ label: "SecItemUpdate", name: "SecItemUpdate", decoder: "keychain" });
 
 // ==== Pasteboard ====

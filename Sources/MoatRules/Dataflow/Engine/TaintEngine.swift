@@ -41,6 +41,10 @@ final class TaintEngine {
     var sensitiveCandidates: [String: Bool] = [:]
     /// Secure fields, secure-field bindings and types with secret properties of the file.
     lazy var namedValues = NamedValueFacts(file)
+    /// Core Data managed-object classes and `@NSManaged` properties known to this file.
+    lazy var managedObjects = ManagedObjectFacts(file: file, context: context)
+    /// Receivers of member assignments of sensitive data (`ManagedObjects`), for `facts`.
+    var sensitiveMemberWrites: Set<String> = []
 
     static let maximumRounds = 5
     static let maximumOutgoing = 500
@@ -90,6 +94,8 @@ final class TaintEngine {
             if !type.inherits.isEmpty { facts.adoptions.append(TypeAdoption(name: type.name, inherits: type.inherits)) }
         }
         facts.implementedTypes = implemented.sorted()
+        facts.managedProperties = managedObjects.declared.sorted()
+        facts.sensitiveMemberWrites = Array(sensitiveMemberWrites.sorted().prefix(ManagedObjects.maximumNotedWrites))
         return facts
     }
 
