@@ -161,6 +161,27 @@ public struct TypeAdoption: Sendable, Hashable, Codable {
     public var inherits: [String]
 }
 
+/// An XML document from outside parsed with a delegate of a named type (`XMLDocuments`): the callbacks of
+/// that type, in whichever file implements them, receive the document's content.
+public struct XMLDelegateUse: Sendable, Hashable, Codable {
+    /// The delegate's type (`FeedParserDelegate`).
+    public var type: String
+    /// The document's taint: the real source it came from, with its path.
+    public var document: PortableTaint
+    /// Where the document is parsed (`parser.parse()`).
+    public var location: ExternalLocation
+
+    public init(type: String, document: PortableTaint, location: ExternalLocation) {
+        self.type = type
+        self.document = document
+        self.location = location
+    }
+
+    func resolved(_ path: String) -> XMLDelegateUse {
+        XMLDelegateUse(type: type, document: document.resolved(path), location: location.resolved(path))
+    }
+}
+
 /// What one file's analysis tells the others.
 public struct DataflowFacts: Sendable, Hashable, Codable {
     public var functions: [ExportedFunction] = []
@@ -178,6 +199,8 @@ public struct DataflowFacts: Sendable, Hashable, Codable {
     /// Names this file's settings rules could not resolve here (`Owner.name` or `name`, see
     /// `ConstantResolver`): the linker gives it the other files' constants of those names.
     public var constantQueries: [String] = []
+    /// XML documents from outside this file parses with a delegate of a named type.
+    public var xmlDelegates: [XMLDelegateUse] = []
 
     public init() {}
 }
@@ -202,10 +225,15 @@ public struct DataflowContext: Sendable, Hashable, Codable {
     public var javaScriptExports: [JavaScriptProtocolFact] = []
     /// Constants of other files that this file's settings rules asked about.
     public var constants: [ExportedConstant] = []
+    /// XML documents from outside that other files parse with a delegate of a type implemented here: its
+    /// callbacks receive their content.
+    public var xmlDocuments: [XMLDelegateUse] = []
 
     public init() {}
 
-    public var isEmpty: Bool { functions.isEmpty && seeds.isEmpty && javaScriptExports.isEmpty && constants.isEmpty }
+    public var isEmpty: Bool {
+        functions.isEmpty && seeds.isEmpty && javaScriptExports.isEmpty && constants.isEmpty && xmlDocuments.isEmpty
+    }
 }
 
 /// Resolution of a call against functions of other files. Precision first: a call resolves only when

@@ -122,7 +122,26 @@ public struct CrossFileLinker {
                 if !found.isEmpty { contexts[index, default: DataflowContext()].constants = found }
             }
         }
+        linkXMLDocuments(&contexts)
         return contexts
+    }
+
+    /// XML documents from outside parsed in one file with a delegate of a type implemented in another: the
+    /// callbacks of that type receive their content. A parse in test code is not a way into the app.
+    func linkXMLDocuments(_ contexts: inout [Int: DataflowContext]) {
+        var byType: [String: [(file: Int, use: XMLDelegateUse)]] = [:]
+        for (index, fileFacts) in facts.enumerated() where !ShippingScope.isTestPath(paths[index]) {
+            for use in fileFacts?.xmlDelegates ?? [] { byType[use.type, default: []].append((index, use)) }
+        }
+        guard !byType.isEmpty else { return }
+        for (index, fileFacts) in facts.enumerated() {
+            var documents: [XMLDelegateUse] = []
+            for type in fileFacts?.implementedTypes ?? [] {
+                let uses = (byType[type] ?? []).filter { $0.file != index }.prefix(XMLDocuments.maximumUsesPerType)
+                documents += uses.map { $0.use.resolved(paths[$0.file]) }
+            }
+            if !documents.isEmpty { contexts[index, default: DataflowContext()].xmlDocuments = documents }
+        }
     }
 }
 
@@ -142,6 +161,8 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
     /// The file's constants and constant queries: small, and needed for every file.
     public var constants: [ExportedConstant] = []
     public var constantQueries: [String] = []
+    /// XML documents parsed with a delegate of a named type: small, and needed for every file.
+    public var xmlDelegates: [XMLDelegateUse] = []
 
     public init(functionNames: [String], summarizedNames: [String], calledNames: [String], outgoingNames: [String],
                 taintedCalls: [String], javaScriptProtocols: [JavaScriptProtocolFact], adoptions: [TypeAdoption],
@@ -167,6 +188,7 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
         implementedTypes = facts.implementedTypes
         constants = facts.constants
         constantQueries = facts.constantQueries
+        xmlDelegates = facts.xmlDelegates
     }
 }
 
@@ -181,6 +203,7 @@ extension DataflowFacts {
         implementedTypes = index.implementedTypes
         constants = index.constants
         constantQueries = index.constantQueries
+        xmlDelegates = index.xmlDelegates
     }
 }
 
