@@ -161,6 +161,27 @@ public struct TypeAdoption: Sendable, Hashable, Codable {
     public var inherits: [String]
 }
 
+/// An XML document from outside parsed with a delegate of a named type (`XMLDocuments`): the callbacks of
+/// that type, in whichever file implements them, receive the document's content.
+public struct XMLDelegateUse: Sendable, Hashable, Codable {
+    /// The delegate's type (`FeedParserDelegate`).
+    public var type: String
+    /// The document's taint: the real source it came from, with its path.
+    public var document: PortableTaint
+    /// Where the document is parsed (`parser.parse()`).
+    public var location: ExternalLocation
+
+    public init(type: String, document: PortableTaint, location: ExternalLocation) {
+        self.type = type
+        self.document = document
+        self.location = location
+    }
+
+    func resolved(_ path: String) -> XMLDelegateUse {
+        XMLDelegateUse(type: type, document: document.resolved(path), location: location.resolved(path))
+    }
+}
+
 /// What one file's analysis tells the others.
 public struct DataflowFacts: Sendable, Hashable, Codable {
     public var functions: [ExportedFunction] = []
@@ -185,6 +206,8 @@ public struct DataflowFacts: Sendable, Hashable, Codable {
     /// of its member assignments of sensitive data (a type name, or `.property` when the type is unknown).
     public var managedProperties: [String] = []
     public var sensitiveMemberWrites: [String] = []
+    /// XML documents from outside this file parses with a delegate of a named type.
+    public var xmlDelegates: [XMLDelegateUse] = []
 
     public init() {}
 }
@@ -215,12 +238,15 @@ public struct DataflowContext: Sendable, Hashable, Codable {
     /// data to a property of, and `@NSManaged` properties of other files it assigns on a receiver of unknown type.
     public var managedObjects: [ManagedObjectType] = []
     public var managedProperties: [String] = []
+    /// XML documents from outside that other files parse with a delegate of a type implemented here: its
+    /// callbacks receive their content.
+    public var xmlDocuments: [XMLDelegateUse] = []
 
     public init() {}
 
     public var isEmpty: Bool {
         functions.isEmpty && seeds.isEmpty && javaScriptExports.isEmpty && constants.isEmpty && constantSinks.isEmpty
-            && managedObjects.isEmpty && managedProperties.isEmpty
+            && managedObjects.isEmpty && managedProperties.isEmpty && xmlDocuments.isEmpty
     }
 }
 

@@ -148,6 +148,7 @@ public struct CrossFileLinker {
             }
         }
         linkManagedObjects(&contexts)
+        linkXMLDocuments(&contexts)
         return contexts
     }
 
@@ -199,6 +200,24 @@ public struct CrossFileLinker {
             if !foundProperties.isEmpty { contexts[index, default: DataflowContext()].managedProperties = foundProperties }
         }
     }
+
+    /// XML documents from outside parsed in one file with a delegate of a type implemented in another: the
+    /// callbacks of that type receive their content. A parse in test code is not a way into the app.
+    func linkXMLDocuments(_ contexts: inout [Int: DataflowContext]) {
+        var byType: [String: [(file: Int, use: XMLDelegateUse)]] = [:]
+        for (index, fileFacts) in facts.enumerated() where !ShippingScope.isTestPath(paths[index]) {
+            for use in fileFacts?.xmlDelegates ?? [] { byType[use.type, default: []].append((index, use)) }
+        }
+        guard !byType.isEmpty else { return }
+        for (index, fileFacts) in facts.enumerated() {
+            var documents: [XMLDelegateUse] = []
+            for type in fileFacts?.implementedTypes ?? [] {
+                let uses = (byType[type] ?? []).filter { $0.file != index }.prefix(XMLDocuments.maximumUsesPerType)
+                documents += uses.map { $0.use.resolved(paths[$0.file]) }
+            }
+            if !documents.isEmpty { contexts[index, default: DataflowContext()].xmlDocuments = documents }
+        }
+    }
 }
 
 /// The names in a file's facts: enough to tell which files the linker needs in full. A warm scan keeps
@@ -221,6 +240,8 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
     /// Core Data facts (`DataflowFacts.managedProperties`, `sensitiveMemberWrites`): small, needed for every file.
     public var managedProperties: [String] = []
     public var sensitiveMemberWrites: [String] = []
+    /// XML documents parsed with a delegate of a named type: small, and needed for every file.
+    public var xmlDelegates: [XMLDelegateUse] = []
 
     public init(functionNames: [String], summarizedNames: [String], calledNames: [String], outgoingNames: [String],
                 taintedCalls: [String], javaScriptProtocols: [JavaScriptProtocolFact], adoptions: [TypeAdoption],
@@ -249,6 +270,7 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
         constantSinks = facts.constantSinks
         managedProperties = facts.managedProperties
         sensitiveMemberWrites = facts.sensitiveMemberWrites
+        xmlDelegates = facts.xmlDelegates
     }
 }
 
@@ -266,6 +288,7 @@ extension DataflowFacts {
         constantSinks = index.constantSinks
         managedProperties = index.managedProperties
         sensitiveMemberWrites = index.sensitiveMemberWrites
+        xmlDelegates = index.xmlDelegates
     }
 }
 

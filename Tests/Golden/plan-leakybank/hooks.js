@@ -741,17 +741,34 @@ moatHookMethod({ label: "NSKeyedUnarchiver +unarchivedObjectOfClasses:fromData:e
 // from surface: Deserialization NSKeyedUnarchiver.unarchivedObject(ofClasses:from:) at LeakyBank/Storage/StatementCoding.swift:26
 moatHookMethod({ label: "NSKeyedUnarchiver -setRequiresSecureCoding:", className: "NSKeyedUnarchiver", swift: false, selector: "setRequiresSecureCoding:", classMethod: false });
 
+// from surface: Deserialization XMLParser(contentsOf:) at LeakyBank/Feeds/StatementFeedLoader.swift:25
+moatHookMethod({ label: "NSXMLParser -initWithContentsOfURL:", className: "NSXMLParser", swift: false, selector: "initWithContentsOfURL:", classMethod: false });
+
+// from finding: MOAT-CODE-301 (high) Untrusted file name used in a file path at LeakyBank/Feeds/StatementFeedParser.swift:10
+// from finding: MOAT-CODE-306 (medium) Untrusted data in an NSPredicate format at LeakyBank/Feeds/LBOfferFeedDelegate.m:8
+// from surface: Deserialization NSXMLParser initWithData: at LeakyBank/Feeds/LBOfferFeedLoader.m:8
 // from surface: Deserialization NSXMLParser initWithData: at LeakyBank/Legacy/LBStatementArchive.m:17
+// from surface: Deserialization XMLParser(data:) at LeakyBank/Feeds/StatementFeedLoader.swift:17
 // from surface: Deserialization XMLParser(data:) at LeakyBank/Network/RatesFeedParser.swift:15
 // from surface: Deserialization XMLParser(data:) at LeakyBank/Network/RatesFeedParser.swift:8
 moatHookMethod({ label: "NSXMLParser -initWithData:", className: "NSXMLParser", swift: false, selector: "initWithData:", classMethod: false });
 
+// from finding: MOAT-CODE-301 (high) Untrusted file name used in a file path at LeakyBank/Feeds/StatementFeedParser.swift:10
+// from finding: MOAT-CODE-306 (medium) Untrusted data in an NSPredicate format at LeakyBank/Feeds/LBOfferFeedDelegate.m:8
+// from surface: Deserialization NSXMLParser initWithData: at LeakyBank/Feeds/LBOfferFeedLoader.m:8
 // from surface: Deserialization NSXMLParser initWithData: at LeakyBank/Legacy/LBStatementArchive.m:17
+// from surface: Deserialization XMLParser(contentsOf:) at LeakyBank/Feeds/StatementFeedLoader.swift:25
+// from surface: Deserialization XMLParser(data:) at LeakyBank/Feeds/StatementFeedLoader.swift:17
 // from surface: Deserialization XMLParser(data:) at LeakyBank/Network/RatesFeedParser.swift:15
 // from surface: Deserialization XMLParser(data:) at LeakyBank/Network/RatesFeedParser.swift:8
 moatHookMethod({ label: "NSXMLParser -parse", className: "NSXMLParser", swift: false, selector: "parse", classMethod: false });
 
+// from finding: MOAT-CODE-301 (high) Untrusted file name used in a file path at LeakyBank/Feeds/StatementFeedParser.swift:10
+// from finding: MOAT-CODE-306 (medium) Untrusted data in an NSPredicate format at LeakyBank/Feeds/LBOfferFeedDelegate.m:8
+// from surface: Deserialization NSXMLParser initWithData: at LeakyBank/Feeds/LBOfferFeedLoader.m:8
 // from surface: Deserialization NSXMLParser initWithData: at LeakyBank/Legacy/LBStatementArchive.m:17
+// from surface: Deserialization XMLParser(contentsOf:) at LeakyBank/Feeds/StatementFeedLoader.swift:25
+// from surface: Deserialization XMLParser(data:) at LeakyBank/Feeds/StatementFeedLoader.swift:17
 // from surface: Deserialization XMLParser(data:) at LeakyBank/Network/RatesFeedParser.swift:15
 // from surface: Deserialization XMLParser(data:) at LeakyBank/Network/RatesFeedParser.swift:8
 moatHookMethod({ label: "NSXMLParser -setShouldResolveExternalEntities:", className: "NSXMLParser", swift: false, selector: "setShouldResolveExternalEntities:", classMethod: false });
@@ -1049,4 +1066,4 @@ moatHookMethod({ label: "StatementImporter -session:didReceiveData:fromPeer:", c
 // note: Swift class: its runtime name is module-qualified (`Module.StatementImporter`, `_TtC…`) and the module is not known statically; hooks.js tries `LeakyBank` and then searches the app's classes.
 moatHookMethod({ label: "StatementImporter -session:didReceiveStream:withName:fromPeer:", className: "StatementImporter", swift: true, selector: "session:didReceiveStream:withName:fromPeer:", classMethod: false });
 
-moatLog('[moat] ' + "64 hooks requested by hooks.js");
+moatLog('[moat] ' + "65 hooks requested by hooks.js");

@@ -24,6 +24,10 @@ final class TaintEngine {
     let mentionsArchives: Bool
     /// Where the XML documents this file parses came from (`XMLDocuments`): the sources of its callbacks.
     var xmlDocuments: [SourceHit] = []
+    /// Those documents parsed with a delegate of a named type, for other files (`XMLDelegateUse`).
+    var xmlDelegateUses: [XMLDelegateUse] = []
+    /// Documents other files parse with a delegate of a type of this file, by type.
+    var xmlDocumentsByType: [String: [XMLDelegateUse]] = [:]
     /// What other files said (nil: analyzed alone).
     let context: DataflowContext?
     var externalFunctions: [String: [ExportedFunction]] = [:]
@@ -55,6 +59,7 @@ final class TaintEngine {
         if let context {
             for function in context.functions { externalFunctions[function.signature.lookupName, default: []].append(function) }
             for seed in context.seeds { seedsByFunction[seed.function, default: []].append(seed) }
+            for use in context.xmlDocuments { xmlDocumentsByType[use.type, default: []].append(use) }
         }
         mentionsCloudKit = file.imports.contains(TaintSources.cloudKitModule)
             || file.typeReferences.contains { $0.name.hasPrefix(TaintSources.recordType) } || file.containsText(TaintSources.recordType)
@@ -96,6 +101,7 @@ final class TaintEngine {
         facts.implementedTypes = implemented.sorted()
         facts.managedProperties = managedObjects.declared.sorted()
         facts.sensitiveMemberWrites = Array(sensitiveMemberWrites.sorted().prefix(ManagedObjects.maximumNotedWrites))
+        facts.xmlDelegates = xmlDelegateUses
         return facts
     }
 
