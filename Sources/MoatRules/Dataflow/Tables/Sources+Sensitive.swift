@@ -89,6 +89,11 @@ public enum SensitiveNaming {
         "Dictionary", "NSArray", "Array", "SymmetricKey", "SecKey", "CFData", "CFString", "char", "NSSecureCoding", "Codable",
     ]
 
+    /// Names that end with a secret's head word but are known not to be secrets (the last words of the name,
+    /// after the words that only say how it is held): StoreKit's `appAccountToken`, a UUID the app chooses to
+    /// tie purchases to its account.
+    static let notSecrets: [[String]] = [["app", "account", "token"]]
+
     /// The sensitive datum a name denotes, or nil. `type`, when known, is the value's declared type.
     public static func kind(ofName name: String, type: String? = nil) -> SensitiveDataKind? {
         guard mayBeSensitive(name) else { return nil }
@@ -124,8 +129,7 @@ public enum SensitiveNaming {
                    SecretNaming.nonCredentialTokenQualifiers.contains(previous) || moreNonCredentialTokenQualifiers.contains(previous) {
                     kind = nil
                 }
-                // StoreKit's `appAccountToken`: a UUID the app chooses to tie purchases to its account, not a secret.
-                if secret == .token, previous == "account", words.count >= 3, words[words.count - 3] == "app" { kind = nil }
+                if notSecrets.contains(where: { words.count >= $0.count && Array(words.suffix($0.count)) == $0 }) { kind = nil }
             }
         }
         guard let kind else { return nil }

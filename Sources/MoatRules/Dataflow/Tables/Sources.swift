@@ -166,7 +166,7 @@ enum TaintSources {
                                    receivers: ["Bundle", "bundle", "NSBundle", "mainBundle"], labels: ["forResource", "forResourcesWithExtension", "URLForResource"]),
                     addsToResult: true),
         TaintSource(kind: .localFileURL, description: "a directory of the app's container",
-                    pattern: .call(names: APISpelling(APIs.containerDirectoryLookup),
+                    pattern: .call(names: APISpelling(APIs.containerDirectoryLookup, APIs.systemDirectoryForVolume),
                                    receivers: ["FileManager", "fileManager", "NSFileManager", "defaultManager"], labels: ["for", "URLsForDirectory", "URLForDirectory"]),
                     addsToResult: true),
         TaintSource(kind: .localFileURL, description: "a directory of the app's container",
