@@ -131,3 +131,50 @@ extension VocabularyMovesTests {
                 == ["URLForResource:withExtension:", "URLForResource:withExtension:subdirectory:"])
     }
 }
+
+extension VocabularyMovesTests {
+    @Test func surfaceDelegates() {
+        let old: [Set<String>] = [
+            ["documentPicker(_:didPickDocumentsAt:)", "documentPicker(_:didPickDocumentAt:)", "documentPicker:didPickDocumentsAtURLs:", "documentPicker:didPickDocumentAtURL:"],
+            ["documentBrowser(_:didPickDocumentsAt:)", "documentBrowser(_:didImportDocumentAt:toDestinationURL:)", "documentBrowser:didPickDocumentsAtURLs:", "documentBrowser:didImportDocumentAtURL:toDestinationURL:"],
+            ["session(_:didFinishReceivingResourceWithName:fromPeer:at:withError:)", "session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:"],
+            ["dropInteraction(_:performDrop:)", "dropInteraction:performDrop:", "tableView(_:performDropWith:)", "collectionView(_:performDropWith:)", "tableView:performDropWithCoordinator:", "collectionView:performDropWithCoordinator:"],
+            ["picker(_:didFinishPicking:)", "picker:didFinishPicking:"],
+            ["application(_:didReceiveRemoteNotification:fetchCompletionHandler:)", "application(_:didReceiveRemoteNotification:)", "application:didReceiveRemoteNotification:fetchCompletionHandler:", "application:didReceiveRemoteNotification:"],
+            ["userNotificationCenter(_:didReceive:withCompletionHandler:)", "userNotificationCenter(_:didReceive:)", "userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:"],
+            ["userNotificationCenter(_:willPresent:withCompletionHandler:)", "userNotificationCenter(_:willPresent:)", "userNotificationCenter:willPresentNotification:withCompletionHandler:"],
+            ["pushRegistry(_:didReceiveIncomingPushWith:for:completion:)", "pushRegistry(_:didReceiveIncomingPushWith:for:)", "pushRegistry:didReceiveIncomingPushWithPayload:forType:withCompletionHandler:", "pushRegistry:didReceiveIncomingPushWithPayload:forType:"],
+            ["didReceive(_:withContentHandler:)", "didReceiveNotificationRequest:withContentHandler:"],
+            ["application(_:didRegisterForRemoteNotificationsWithDeviceToken:)", "application:didRegisterForRemoteNotificationsWithDeviceToken:"],
+            ["session(_:didReceive:fromPeer:)", "session:didReceiveData:fromPeer:"],
+            ["session(_:didReceive:withName:fromPeer:)", "session:didReceiveStream:withName:fromPeer:"],
+            ["application(_:handlerFor:)", "application:handlerForIntent:"],
+        ]
+        #expect(SurfaceTables.functions.map { Set($0.names) } == old)
+        #expect(APISpelling(implementing: APIs.notificationResponse, APIs.notificationPresentation) == APISpelling(
+            swift: ["userNotificationCenter(_:didReceive:withCompletionHandler:)", "userNotificationCenter(_:didReceive:)",
+                    "userNotificationCenter(_:willPresent:withCompletionHandler:)", "userNotificationCenter(_:willPresent:)"],
+            objc: ["userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:",
+                   "userNotificationCenter:willPresentNotification:withCompletionHandler:"]))
+    }
+}
+
+extension VocabularyMovesTests {
+    @Test func urlHandlerTable() {
+        #expect(URLHandlerTable.schemeHandlers == ["application(_:open:options:)", "application:openURL:options:",
+                                                   "scene(_:openURLContexts:)", "scene:openURLContexts:"])
+        #expect(URLHandlerTable.deprecatedSchemeHandlers == ["application(_:handleOpen:)", "application:handleOpenURL:",
+                                                             "application(_:open:sourceApplication:annotation:)",
+                                                             "application:openURL:sourceApplication:annotation:"])
+        #expect(URLHandlerTable.sceneConnection == ["scene(_:willConnectTo:options:)", "scene:willConnectToSession:options:"])
+        #expect(URLHandlerTable.swiftUIOpenURL == "onOpenURL")
+        #expect(URLHandlerTable.universalLinkHandlers == ["application(_:continue:restorationHandler:)",
+                                                          "application:continueUserActivity:restorationHandler:",
+                                                          "scene(_:continue:)", "scene:continueUserActivity:"])
+        #expect(URLHandlerTable.swiftUIContinueActivity == "onContinueUserActivity")
+        #expect(Set(APISpelling(implementing: APIs.openURLHandler, APIs.deprecatedOpenURLHandler).swift)
+                == ["application(_:open:options:)", "application(_:open:sourceApplication:annotation:)", "application(_:handleOpen:)"])
+        #expect(Set(APISpelling(implementing: APIs.openURLHandler, APIs.deprecatedOpenURLHandler).objc)
+                == ["application:openURL:options:", "application:openURL:sourceApplication:annotation:", "application:handleOpenURL:"])
+    }
+}

@@ -68,6 +68,18 @@ public struct API: Sendable, Hashable {
     /// Swift call names with labels and selectors (what `swiftCallName` or a message send's name gives).
     public var fullCallNames: Set<String> { Set(swift + selectors + cFunctions) }
 
+    /// For a method the app implements, the selector of each Swift name: the vocabulary lists them in the
+    /// same order, and Swift names past the last selector (async variants) share a listed one.
+    public var selectorsBySwiftName: [String: String] {
+        Dictionary(zip(swift, selectors).map { ($0, $1) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The full names of a method the app implements, each Swift name followed by its selector, then the
+    /// Swift names that share a listed selector.
+    public var implementedNames: [String] {
+        zip(swift, selectors).flatMap { [$0, $1] } + swift.dropFirst(selectors.count) + selectors.dropFirst(swift.count)
+    }
+
     /// The C symbols a binary that calls it imports (`_SecTrustEvaluate`).
     public var importedFunctionSymbols: [String] { cFunctions.map { "_" + $0 } }
 

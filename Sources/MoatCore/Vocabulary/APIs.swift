@@ -170,5 +170,5 @@ public enum APIs {
         + files
         + memory
         + archive
-        + opening + storage + crypto + tls + checks
+        + opening + storage + crypto + tls + checks + delegates
 }
