@@ -45,10 +45,10 @@ public enum ConstantTables {
         "CCHmac": [1, 3], "CCHmacInit": [1], "CCCryptorUpdate": [1], "SecKeyCreateWithData": [0],
         "memcpy": [1], "memmove": [1], "strcpy": [1], "strncpy": [1], "strlcpy": [1], "memcmp": [], "strcmp": [], "strlen": [],
         "sizeof": [], "memset": [], "bzero": [], "printf": [], "NSLog": [], "CFDataCreate": [1],
-        "dataWithBytes:length:": [], "initWithBytes:length:": [], "dataWithBytesNoCopy:length:": [],
+        "dataWithBytesNoCopy:length:": [],
         "dataWithBytesNoCopy:length:freeWhenDone:": [], "initWithBytesNoCopy:length:freeWhenDone:": [],
         "stringWithUTF8String:": [], "initWithUTF8String:": [], "stringWithCString:encoding:": [],
-    ]
+    ].merging(APIs.dataFromBytes.selectors.map { ($0, Set<Int>()) }, uniquingKeysWith: { kept, _ in kept })
 
     /// The positions where a C call only reads a bare array argument (empty: every position), nil when the
     /// call may fill it.
