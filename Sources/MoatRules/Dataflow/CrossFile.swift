@@ -178,6 +178,9 @@ public struct DataflowFacts: Sendable, Hashable, Codable {
     /// Names this file's settings rules could not resolve here (`Owner.name` or `name`, see
     /// `ConstantResolver`): the linker gives it the other files' constants of those names.
     public var constantQueries: [String] = []
+    /// Parameters of this file's functions that reach a settings sink (`ParameterSink`): the linker gives
+    /// them to the files that name the function.
+    public var constantSinks: [ParameterSink] = []
 
     public init() {}
 }
@@ -202,10 +205,14 @@ public struct DataflowContext: Sendable, Hashable, Codable {
     public var javaScriptExports: [JavaScriptProtocolFact] = []
     /// Constants of other files that this file's settings rules asked about.
     public var constants: [ExportedConstant] = []
+    /// Parameters of other files' functions that reach a settings sink, for the functions this file names.
+    public var constantSinks: [ParameterSink] = []
 
     public init() {}
 
-    public var isEmpty: Bool { functions.isEmpty && seeds.isEmpty && javaScriptExports.isEmpty && constants.isEmpty }
+    public var isEmpty: Bool {
+        functions.isEmpty && seeds.isEmpty && javaScriptExports.isEmpty && constants.isEmpty && constantSinks.isEmpty
+    }
 }
 
 /// Resolution of a call against functions of other files. Precision first: a call resolves only when
