@@ -11,6 +11,9 @@ public enum ArtifactKind: String, Sendable, Codable {
     case builtApp
     /// A Mach-O binary on its own: a `.dylib` or `.so` in a folder, or any Mach-O file given as a root.
     case machO
+    /// A dependency manager's lock file (`Podfile.lock`, `Package.resolved`, `Cartfile.resolved`): read
+    /// before the source files, for the rules that judge a library by its version (`DependencyLocks`).
+    case dependencyLock
 }
 
 public struct DiscoveredFile: Sendable, Hashable {
@@ -74,6 +77,7 @@ public struct Discovery {
     /// The kind of a file by its path: its name, or for a Core Data model's `contents` the folder it is in.
     public static func kind(ofPath path: String) -> ArtifactKind? {
         if CoreDataModel.isModelContents(path: path) { return .coreDataModel }
+        if DependencyLock.isLockFile(path: path) { return .dependencyLock }
         if path.lowercased().hasSuffix(".json") { return isResourceJSON(path) ? .propertyList : nil }
         return kind(ofFileNamed: (path as NSString).lastPathComponent)
     }
@@ -164,11 +168,17 @@ public struct Discovery {
                         continue
                     }
                     if name.hasSuffix(".xcodeproj") || name.hasSuffix(".xcworkspace") {
-                        // Only the project file inside matters.
+                        // Only the project file inside matters, and the packages Xcode resolved for it.
                         let project = url.appendingPathComponent("project.pbxproj")
                         if fileManager.fileExists(atPath: project.path) {
                             let path = display(childRelative + "/project.pbxproj", prefix: prefix, fallback: "")
                             files.append(DiscoveredFile(url: project, path: path, kind: .xcodeProject, nonShipping: ShippingScope.reason(forPath: path)))
+                        }
+                        let resolved = (name.hasSuffix(".xcodeproj") ? "project.xcworkspace/" : "") + "xcshareddata/swiftpm/Package.resolved"
+                        let lock = url.appendingPathComponent(resolved)
+                        if (try? fileManager.attributesOfItem(atPath: lock.path)[.type] as? FileAttributeType) == .typeRegular {
+                            let path = display(childRelative + "/" + resolved, prefix: prefix, fallback: "")
+                            files.append(DiscoveredFile(url: lock, path: path, kind: .dependencyLock, nonShipping: ShippingScope.reason(forPath: path)))
                         }
                         continue
                     }

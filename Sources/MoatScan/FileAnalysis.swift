@@ -89,6 +89,8 @@ struct FileAnalysis: Sendable {
     let cache: ResultCache?
     let budget: Double
     let loader = Loader()
+    /// The scan's lock files: each source file's unit gets the locks that cover it (`DependencyLocks`).
+    var dependencies = DependencyLocks()
     /// Stack of each analysis thread: address space only, pages are committed as used.
     static let workerStackSize = 256 * 1024 * 1024
 
@@ -133,7 +135,9 @@ struct FileAnalysis: Sendable {
             data = bytes
         }
         let isSource = file.kind == .swift || file.kind == .cFamily
-        let key = isSource ? cache?.key(path: file.path, content: data, context: context) : nil
+        let locks = isSource && !dependencies.isEmpty
+            ? dependencies.locks(covering: file.path, libraries: SourceUnit.librariesJudgedByVersion) : []
+        let key = isSource ? cache?.key(path: file.path, content: data, context: context, dependencies: locks) : nil
         // An entry whose facts are corrupt is a miss.
         if let key, let entry = cache?.load(key), case let facts = entry.facts.flatMap(StoredFacts.init(encoded:)),
            entry.facts == nil || facts != nil {
@@ -148,7 +152,7 @@ struct FileAnalysis: Sendable {
             outcome.errors.append(error)
         case .success(.code(let code)):
             let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, budget) * 1_000_000_000)
-            let unit = SourceUnit(code: code, context: context)
+            let unit = SourceUnit(code: code, context: context, dependencies: locks)
             let (findings, overran) = analyzer.analyze(unit, deadline: deadline)
             outcome.findings = findings
             if let overran {
@@ -171,7 +175,7 @@ struct FileAnalysis: Sendable {
             outcome.payload = .interfaceBuilder(document)
         case .success(.coreDataModel(let model)):
             outcome.payload = .coreDataModel(model)
-        case .success(.unsupported):
+        case .success(.unsupported), .success(.dependencyLock):
             break
         }
         return outcome

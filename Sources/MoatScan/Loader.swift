@@ -10,6 +10,7 @@ public enum LoadedArtifact {
     case xcodeProject(XcodeProject)
     case interfaceBuilder(InterfaceBuilderDocument)
     case coreDataModel(CoreDataModel)
+    case dependencyLock(DependencyLock)
     /// Kinds whose loaders have not been written yet are skipped quietly.
     case unsupported
 }
@@ -102,6 +103,14 @@ public struct Loader: Sendable {
                 return .failure(ScanError(path: file.path, message: error.message))
             } catch {
                 return .failure(ScanError(path: file.path, message: "cannot read Core Data model: \(error.localizedDescription)"))
+            }
+        case .dependencyLock:
+            do {
+                return .success(.dependencyLock(try DependencyLock.read(data: data, path: file.path)))
+            } catch let error as DependencyLockError {
+                return .failure(ScanError(path: file.path, message: error.message))
+            } catch {
+                return .failure(ScanError(path: file.path, message: "cannot read lock file: \(error.localizedDescription)"))
             }
         case .builtApp, .machO:
             // Read by `BuiltAppAnalysis`, which never loads the whole container.

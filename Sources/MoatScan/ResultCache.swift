@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import MoatCore
+import MoatFormats
 import MoatRules
 import MoatSyntax
 
@@ -59,7 +60,7 @@ public struct ResultCache: Sendable {
     }()
 
     /// The key of a file's results; `context` is what other files told its dataflow analysis.
-    public func key(path: String, content: Data, context: DataflowContext? = nil) -> String {
+    public func key(path: String, content: Data, context: DataflowContext? = nil, dependencies: [DependencyLock] = []) -> String {
         var hasher = SHA256()
         hasher.update(salt.utf8)
         hasher.update([0])
@@ -71,6 +72,15 @@ public struct ResultCache: Sendable {
             encoder.outputFormatting = .sortedKeys
             hasher.update([0])
             hasher.update((try? encoder.encode(context)) ?? Data())
+        }
+        // The locked versions the file's rules read (none for most files: the key stays as it was).
+        for lock in dependencies {
+            hasher.update([1])
+            hasher.update(lock.path.utf8)
+            for entry in lock.entries {
+                hasher.update([0])
+                hasher.update("\(entry.name)\u{0}\(entry.version ?? "")\u{0}\(entry.line)".utf8)
+            }
         }
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }

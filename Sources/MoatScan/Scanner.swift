@@ -52,14 +52,20 @@ public enum Scanner {
         let setup = try ScanSetup(options)
 
         // 2. Discover the files under each root.
-        let (files, discoveryErrors) = discover(options, setup)
+        let (discovered, foundErrors) = discover(options, setup)
+        // The lock files first: the library versions the source files' rules may judge (`DependencyLocks`).
+        let (dependencies, lockErrors) = readLocks(discovered.filter { $0.kind == .dependencyLock })
+        let files = discovered.filter { $0.kind != .dependencyLock }
+        let discoveryErrors = foundErrors + lockErrors
+        var fileAnalysis = setup.fileAnalysis
+        fileAnalysis.dependencies = dependencies
 
         // 3. Analyze each file on all cores; each tree is dropped as soon as its rules ran.
         options.progress?(ScanProgress(phase: .analyzing, done: 0, total: files.count))
-        var outcomes = setup.fileAnalysis.run(files, jobs: options.jobs, progress: options.progress)
+        var outcomes = fileAnalysis.run(files, jobs: options.jobs, progress: options.progress)
 
         // 4. Dataflow across files: analyze again the files that other files' facts tell something new.
-        var rounds = CrossFileRounds(files: files, analysis: setup.fileAnalysis, jobs: options.jobs)
+        var rounds = CrossFileRounds(files: files, analysis: fileAnalysis, jobs: options.jobs)
         rounds.run(&outcomes)
         options.progress?(ScanProgress(phase: .finishing, done: files.count, total: files.count))
 
@@ -90,6 +96,22 @@ public enum Scanner {
             errors += found.errors
         }
         return (files, errors)
+    }
+
+    /// Phase 2, the lock files of the app's dependencies (test and fixture folders' are not the app's). A
+    /// malformed one is an error naming it; the scan goes on without it.
+    static func readLocks(_ files: [DiscoveredFile]) -> (DependencyLocks, [ScanError]) {
+        let loader = Loader()
+        var locks: [DependencyLock] = []
+        var errors: [ScanError] = []
+        for file in files where file.nonShipping == nil {
+            switch loader.load(file) {
+            case .success(.dependencyLock(let lock)): locks.append(lock)
+            case .success: break
+            case .failure(let error): errors.append(error)
+            }
+        }
+        return (DependencyLocks(locks), errors)
     }
 
     /// Phase 6: the findings as reported (severity overrides, suppressions, non-shipping code, one finding

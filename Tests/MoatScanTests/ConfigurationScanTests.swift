@@ -20,7 +20,7 @@ func loadApp(_ tree: ScanTree) -> (app: AppModel, errors: [ScanError]) {
         case .success(.xcodeProject(let project)): projects.append(project)
         case .success(.interfaceBuilder(let document)): documents.append(document)
         case .success(.coreDataModel(let model)): models.append(model)
-        case .success(.unsupported): break
+        case .success(.unsupported), .success(.dependencyLock): break
         }
     }
     return (AppModel(plists: plists, sources: sources, projects: projects, interfaceBuilderDocuments: documents,

@@ -300,7 +300,7 @@ public struct PathTraversalRule: SourceRule {
         var reported = Set<Int>()
         for flow in unit.flows(rule: Self.description.id) {
             if flow.kind == .archiveExtraction {
-                reportExtraction(flow, file, &reported, &sink)
+                reportExtraction(flow, unit, &reported, &sink)
                 continue
             }
             var worst: (Taint, String, Severity)?

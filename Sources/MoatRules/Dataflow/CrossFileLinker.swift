@@ -17,11 +17,15 @@ public struct CrossFileLinker {
     /// Whether a file names something (a function's lookup name): the scanner answers from each file's
     /// `SourceSummary.referencedNames`; nil gives every file's name to every file (tests).
     public let mentions: (@Sendable (Int, String) -> Bool)?
+    /// The classes of the Core Data models' entities (`ManagedObjects.modelTypes`), with their stores' protection.
+    public let modelTypes: [ManagedObjectType]
 
-    public init(facts: [DataflowFacts?], paths: [String], mentions: (@Sendable (Int, String) -> Bool)? = nil) {
+    public init(facts: [DataflowFacts?], paths: [String], mentions: (@Sendable (Int, String) -> Bool)? = nil,
+                modelTypes: [ManagedObjectType] = []) {
         self.facts = facts
         self.paths = paths
         self.mentions = mentions
+        self.modelTypes = modelTypes
     }
 
     /// The context of each file (by index in `facts`); files with nothing to learn get none.
@@ -143,7 +147,76 @@ public struct CrossFileLinker {
                 if !found.isEmpty { contexts[index, default: DataflowContext()].constantSinks = found }
             }
         }
+        linkManagedObjects(&contexts)
+        linkXMLDocuments(&contexts)
         return contexts
+    }
+
+    /// Core Data: each file that assigns sensitive data to a member of an object of a managed-object class
+    /// (a subclass of `NSManagedObject` in any file, directly or through other classes, an owner of
+    /// `@NSManaged` properties, an entity's class in a model), or to an `@NSManaged` property of another
+    /// file on a receiver of unknown type, learns those classes and properties.
+    func linkManagedObjects(_ contexts: inout [Int: DataflowContext]) {
+        let writers = facts.indices.filter { !(facts[$0]?.sensitiveMemberWrites.isEmpty ?? true) }
+        guard !writers.isEmpty else { return }
+        var types: [String: ManagedObjectType] = [:]
+        for type in modelTypes { types[type.name] = type }
+        var properties = Set<String>()
+        var inherits: [String: Set<String>] = [:]
+        for fileFacts in facts {
+            for adoption in fileFacts?.adoptions ?? [] { inherits[adoption.name, default: []].formUnion(adoption.inherits) }
+            for property in fileFacts?.managedProperties ?? [] {
+                guard let dot = property.lastIndex(of: ".") else { continue }
+                let owner = String(property[..<dot])
+                if !owner.isEmpty, types[owner] == nil { types[owner] = ManagedObjectType(name: owner) }
+                properties.insert(String(property[property.index(after: dot)...]))
+            }
+        }
+        var known = Set(ManagedObjects.baseClasses).union(types.keys)
+        var changed = true
+        while changed {
+            changed = false
+            for (name, supers) in inherits where !known.contains(name) && !supers.isDisjoint(with: known) {
+                known.insert(name)
+                types[name] = ManagedObjectType(name: name)
+                changed = true
+            }
+        }
+        for index in writers {
+            guard let writes = facts[index]?.sensitiveMemberWrites else { continue }
+            // A class of the file itself is known there; only what a model says about it is news.
+            let own = Set(facts[index]?.adoptions.map(\.name) ?? [])
+            var found: [ManagedObjectType] = []
+            var foundProperties: [String] = []
+            for write in writes {
+                if write.hasPrefix(".") {
+                    let name = String(write.dropFirst())
+                    if properties.contains(name) { foundProperties.append(name) }
+                } else if let type = types[write], !own.contains(write) || type.entity != nil {
+                    found.append(type)
+                }
+            }
+            if !found.isEmpty { contexts[index, default: DataflowContext()].managedObjects = found }
+            if !foundProperties.isEmpty { contexts[index, default: DataflowContext()].managedProperties = foundProperties }
+        }
+    }
+
+    /// XML documents from outside parsed in one file with a delegate of a type implemented in another: the
+    /// callbacks of that type receive their content. A parse in test code is not a way into the app.
+    func linkXMLDocuments(_ contexts: inout [Int: DataflowContext]) {
+        var byType: [String: [(file: Int, use: XMLDelegateUse)]] = [:]
+        for (index, fileFacts) in facts.enumerated() where !ShippingScope.isTestPath(paths[index]) {
+            for use in fileFacts?.xmlDelegates ?? [] { byType[use.type, default: []].append((index, use)) }
+        }
+        guard !byType.isEmpty else { return }
+        for (index, fileFacts) in facts.enumerated() {
+            var documents: [XMLDelegateUse] = []
+            for type in fileFacts?.implementedTypes ?? [] {
+                let uses = (byType[type] ?? []).filter { $0.file != index }.prefix(XMLDocuments.maximumUsesPerType)
+                documents += uses.map { $0.use.resolved(paths[$0.file]) }
+            }
+            if !documents.isEmpty { contexts[index, default: DataflowContext()].xmlDocuments = documents }
+        }
     }
 }
 
@@ -164,6 +237,11 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
     public var constants: [ExportedConstant] = []
     public var constantQueries: [String] = []
     public var constantSinks: [ParameterSink] = []
+    /// Core Data facts (`DataflowFacts.managedProperties`, `sensitiveMemberWrites`): small, needed for every file.
+    public var managedProperties: [String] = []
+    public var sensitiveMemberWrites: [String] = []
+    /// XML documents parsed with a delegate of a named type: small, and needed for every file.
+    public var xmlDelegates: [XMLDelegateUse] = []
 
     public init(functionNames: [String], summarizedNames: [String], calledNames: [String], outgoingNames: [String],
                 taintedCalls: [String], javaScriptProtocols: [JavaScriptProtocolFact], adoptions: [TypeAdoption],
@@ -190,6 +268,9 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
         constants = facts.constants
         constantQueries = facts.constantQueries
         constantSinks = facts.constantSinks
+        managedProperties = facts.managedProperties
+        sensitiveMemberWrites = facts.sensitiveMemberWrites
+        xmlDelegates = facts.xmlDelegates
     }
 }
 
@@ -205,6 +286,9 @@ extension DataflowFacts {
         constants = index.constants
         constantQueries = index.constantQueries
         constantSinks = index.constantSinks
+        managedProperties = index.managedProperties
+        sensitiveMemberWrites = index.sensitiveMemberWrites
+        xmlDelegates = index.xmlDelegates
     }
 }
 

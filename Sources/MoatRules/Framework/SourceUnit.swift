@@ -1,5 +1,6 @@
 import Foundation
 import MoatCore
+import MoatFormats
 import MoatSyntax
 
 /// Everything a source rule may read about one file, in one value: the code model, what other files
@@ -17,22 +18,32 @@ public final class SourceUnit: @unchecked Sendable {
     public let code: CodeFile
     /// What the dataflow analyses of other files tell this one (nil: the file is analyzed alone).
     public let context: DataflowContext?
+    /// The lock files that cover this file (nearest first), with the entries of the libraries rules judge
+    /// by version (`SourceUnit.librariesJudgedByVersion`); empty when none is known.
+    public let dependencies: [DependencyLock]
+
+    /// The libraries whose locked version a rule reads (MOAT-CODE-301: one-call extraction fixed in some
+    /// version, `ArchiveLibraries`). The scanner gives a unit only these entries, so a lock file changes
+    /// the cached results of the files near it only when it locks one of them.
+    public static let librariesJudgedByVersion: Set<String> = Set(ArchiveLibraries.all.flatMap(\.names))
 
     private let lock = NSLock()
     private var analysis: (flows: [TaintFlow], facts: DataflowFacts)?
     private var nameIndex: SourceNames?
     private var constantResolver: ConstantResolver?
 
-    public init(code: CodeFile, context: DataflowContext? = nil) {
+    public init(code: CodeFile, context: DataflowContext? = nil, dependencies: [DependencyLock] = []) {
         self.code = code
         self.context = context
+        self.dependencies = dependencies
     }
 
     /// A unit with a given names index: `SourceNames.unrestricted` opens every rule's gate, to check that
     /// gates only skip files where their rule finds nothing.
-    public init(code: CodeFile, context: DataflowContext? = nil, names: SourceNames) {
+    public init(code: CodeFile, context: DataflowContext? = nil, dependencies: [DependencyLock] = [], names: SourceNames) {
         self.code = code
         self.context = context
+        self.dependencies = dependencies
         nameIndex = names
     }
 

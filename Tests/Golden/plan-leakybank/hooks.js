@@ -741,17 +741,34 @@ moatHookMethod({ label: "NSKeyedUnarchiver +unarchivedObjectOfClasses:fromData:e
 // from surface: Deserialization NSKeyedUnarchiver.unarchivedObject(ofClasses:from:) at LeakyBank/Storage/StatementCoding.swift:26
 moatHookMethod({ label: "NSKeyedUnarchiver -setRequiresSecureCoding:", className: "NSKeyedUnarchiver", swift: false, selector: "setRequiresSecureCoding:", classMethod: false });
 
+// from surface: Deserialization XMLParser(contentsOf:) at LeakyBank/Feeds/StatementFeedLoader.swift:25
+moatHookMethod({ label: "NSXMLParser -initWithContentsOfURL:", className: "NSXMLParser", swift: false, selector: "initWithContentsOfURL:", classMethod: false });
+
+// from finding: MOAT-CODE-301 (high) Untrusted file name used in a file path at LeakyBank/Feeds/StatementFeedParser.swift:10
+// from finding: MOAT-CODE-306 (medium) Untrusted data in an NSPredicate format at LeakyBank/Feeds/LBOfferFeedDelegate.m:8
+// from surface: Deserialization NSXMLParser initWithData: at LeakyBank/Feeds/LBOfferFeedLoader.m:8
 // from surface: Deserialization NSXMLParser initWithData: at LeakyBank/Legacy/LBStatementArchive.m:17
+// from surface: Deserialization XMLParser(data:) at LeakyBank/Feeds/StatementFeedLoader.swift:17
 // from surface: Deserialization XMLParser(data:) at LeakyBank/Network/RatesFeedParser.swift:15
 // from surface: Deserialization XMLParser(data:) at LeakyBank/Network/RatesFeedParser.swift:8
 moatHookMethod({ label: "NSXMLParser -initWithData:", className: "NSXMLParser", swift: false, selector: "initWithData:", classMethod: false });
 
+// from finding: MOAT-CODE-301 (high) Untrusted file name used in a file path at LeakyBank/Feeds/StatementFeedParser.swift:10
+// from finding: MOAT-CODE-306 (medium) Untrusted data in an NSPredicate format at LeakyBank/Feeds/LBOfferFeedDelegate.m:8
+// from surface: Deserialization NSXMLParser initWithData: at LeakyBank/Feeds/LBOfferFeedLoader.m:8
 // from surface: Deserialization NSXMLParser initWithData: at LeakyBank/Legacy/LBStatementArchive.m:17
+// from surface: Deserialization XMLParser(contentsOf:) at LeakyBank/Feeds/StatementFeedLoader.swift:25
+// from surface: Deserialization XMLParser(data:) at LeakyBank/Feeds/StatementFeedLoader.swift:17
 // from surface: Deserialization XMLParser(data:) at LeakyBank/Network/RatesFeedParser.swift:15
 // from surface: Deserialization XMLParser(data:) at LeakyBank/Network/RatesFeedParser.swift:8
 moatHookMethod({ label: "NSXMLParser -parse", className: "NSXMLParser", swift: false, selector: "parse", classMethod: false });
 
+// from finding: MOAT-CODE-301 (high) Untrusted file name used in a file path at LeakyBank/Feeds/StatementFeedParser.swift:10
+// from finding: MOAT-CODE-306 (medium) Untrusted data in an NSPredicate format at LeakyBank/Feeds/LBOfferFeedDelegate.m:8
+// from surface: Deserialization NSXMLParser initWithData: at LeakyBank/Feeds/LBOfferFeedLoader.m:8
 // from surface: Deserialization NSXMLParser initWithData: at LeakyBank/Legacy/LBStatementArchive.m:17
+// from surface: Deserialization XMLParser(contentsOf:) at LeakyBank/Feeds/StatementFeedLoader.swift:25
+// from surface: Deserialization XMLParser(data:) at LeakyBank/Feeds/StatementFeedLoader.swift:17
 // from surface: Deserialization XMLParser(data:) at LeakyBank/Network/RatesFeedParser.swift:15
 // from surface: Deserialization XMLParser(data:) at LeakyBank/Network/RatesFeedParser.swift:8
 moatHookMethod({ label: "NSXMLParser -setShouldResolveExternalEntities:", className: "NSXMLParser", swift: false, selector: "setShouldResolveExternalEntities:", classMethod: false });
@@ -794,7 +811,7 @@ moatHookMethod({ label: "PinnedSessionDelegate -URLSession:didReceiveChallenge:c
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/APIClient.swift:22
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:34
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:43
-// ... and 8 more (see plan.md)
+// ... and 9 more (see plan.md)
 moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder: "trustResult" });
 
 // from finding: MOAT-NET-201 (critical) Server certificate accepted without evaluating the trust at LeakyBank/Network/PinnedSessionDelegate.swift:36
@@ -807,7 +824,7 @@ moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder:
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/APIClient.swift:22
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:34
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:43
-// ... and 8 more (see plan.md)
+// ... and 9 more (see plan.md)
 moatHookFunction({ label: "SecTrustEvaluateWithError", name: "SecTrustEvaluateWithError", decoder: "trustWithError" });
 
 // from code: urlSession(_:didReceive:completionHandler:) at LeakyBank/Network/PinnedSessionDelegate.swift:34
@@ -831,7 +848,7 @@ moatHookMethod({ label: "StagingSessionDelegate -URLSession:didReceiveChallenge:
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToFile:atomically:", className: "NSData", swift: false, selector: "writeToFile:atomically:", classMethod: false });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -844,7 +861,7 @@ moatHookMethod({ label: "NSData -writeToFile:atomically:", className: "NSData", 
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToFile:options:error:", className: "NSData", swift: false, selector: "writeToFile:options:error:", classMethod: false, decoder: "dataWriting" });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -857,7 +874,7 @@ moatHookMethod({ label: "NSData -writeToFile:options:error:", className: "NSData
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToURL:options:error:", className: "NSData", swift: false, selector: "writeToURL:options:error:", classMethod: false, decoder: "dataWriting" });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -870,7 +887,7 @@ moatHookMethod({ label: "NSData -writeToURL:options:error:", className: "NSData"
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookMethod({ label: "NSFileManager -createFileAtPath:contents:attributes:", className: "NSFileManager", swift: false, selector: "createFileAtPath:contents:attributes:", classMethod: false });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -883,7 +900,7 @@ moatHookMethod({ label: "NSFileManager -createFileAtPath:contents:attributes:", 
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -896,7 +913,7 @@ moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" 
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookFunction({ label: "SecItemUpdate", name: "SecItemUpdate", decoder: "keychain" });
 
 // ==== Pasteboard ====
@@ -1049,4 +1066,4 @@ moatHookMethod({ label: "StatementImporter -session:didReceiveData:fromPeer:", c
 // note: Swift class: its runtime name is module-qualified (`Module.StatementImporter`, `_TtC…`) and the module is not known statically; hooks.js tries `LeakyBank` and then searches the app's classes.
 moatHookMethod({ label: "StatementImporter -session:didReceiveStream:withName:fromPeer:", className: "StatementImporter", swift: true, selector: "session:didReceiveStream:withName:fromPeer:", classMethod: false });
 
-moatLog('[moat] ' + "64 hooks requested by hooks.js");
+moatLog('[moat] ' + "65 hooks requested by hooks.js");

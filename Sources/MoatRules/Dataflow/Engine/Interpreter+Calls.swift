@@ -115,7 +115,7 @@ extension FunctionInterpreter {
         // `parser.parse()`: the parser's taints are the document's, whose content its callbacks receive.
         if XMLDocuments.parseNames.contains(call.name), call.arguments.isEmpty, let receiver = call.receiver, !call.receiverTaints.isEmpty,
            isXMLParser(receiver, state) {
-            engine.noteXMLDocument(call.receiverTaints)
+            engine.noteXMLDocument(call.receiverTaints, delegates: xmlDelegateTypes(of: receiver, state), at: call.expression.range)
         }
         return nil
     }

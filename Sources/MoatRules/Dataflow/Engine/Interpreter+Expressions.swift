@@ -199,8 +199,22 @@ extension FunctionInterpreter {
             }
             return result
         default:
-            var result = eval(lhs, &state)
-            result.merge(eval(rhs, &state))
+            let left = eval(lhs, &state)
+            let right = eval(rhs, &state)
+            var consumed = false
+            for sink in TaintSinks.operators[op] ?? [] where sink.modules.map({ !$0.isDisjoint(with: file.imports) }) ?? true {
+                consumed = true
+                let roles = sink.roles.compactMap { role, selector -> (SinkRole, Expression?, [Taint])? in
+                    guard case .index(let index) = selector, index < 2 else { return nil }
+                    return (role, index == 0 ? lhs : rhs, index == 0 ? left : right)
+                }
+                record(sink, calledName: op, range: expression.range, roles: roles, fixed: false, state)
+            }
+            // An operator sink makes a value for the call that writes it (a SQLite.swift `Setter`): the write
+            // is reported at the operator, once.
+            if consumed { return [] }
+            var result = left
+            result.merge(right)
             if op == "+" {
                 let isString = lhs.isStringLiteral || rhs.isStringLiteral
                 if isString { result = result.mapTaints { $0.addStep(expression.range, "concatenated into a string") } }

@@ -97,6 +97,53 @@ extension FunctionInterpreter {
         return false
     }
 
+    /// The types of the delegates this function gives the parser (`parser.delegate = FeedParserDelegate()`,
+    /// `parser.delegate = self`, `[parser setDelegate:handler]` with `handler` declared with its type).
+    func xmlDelegateTypes(of parser: Expression, _ state: InterpreterState) -> [String] {
+        guard let path = parser.accessPath, let body = function?.body else { return [] }
+        var values: [Expression] = []
+        func assigned(_ target: Expression, _ value: Expression) {
+            if case .member(let base?, XMLDocuments.delegateMember) = target.unwrapped.kind, base.accessPath == path { values.append(value) }
+        }
+        body.walk { node, _ in
+            switch node {
+            case .statement(let statement):
+                if case .assignment(let target, "=", let value) = statement.kind { assigned(target, value) }
+            case .expression(let expression):
+                switch expression.kind {
+                case .binary("=", let lhs, let rhs): assigned(lhs, rhs)
+                case .call(let callee, let arguments, true):
+                    if case .member(let base?, let name) = callee.unwrapped.kind, XMLDocuments.delegateSetters.contains(name),
+                       base.accessPath == path, arguments.count == 1 { values.append(arguments[0].value) }
+                default: break
+                }
+            case .declaration: break
+            }
+        }
+        var types: [String] = []
+        for value in values {
+            guard let type = delegateType(value, state), !types.contains(type) else { continue }
+            types.append(type)
+        }
+        return types
+    }
+
+    private func delegateType(_ value: Expression, _ state: InterpreterState) -> String? {
+        var type: String?
+        if case .identifier(let name) = value.unwrapped.kind, name == XMLDocuments.selfName {
+            type = ownerName
+        } else if let inferred = inferredType(value) {
+            type = inferred
+        } else {
+            type = engine.receiverType(value, owner: ownerName, state)
+        }
+        guard let type else { return nil }
+        let core = type.filter { !"?!* ".contains($0) }
+        guard core.first?.isUppercase == true, core.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
+              !XMLDocuments.parserTypes.contains(core) else { return nil }
+        return core
+    }
+
     // MARK: Archive entry names (`ArchiveEntries`)
 
     /// `entry.path`, `[entry fileName]`: an entry's name, on an entry of an archive, in a file that works

@@ -318,11 +318,48 @@ extension FunctionInterpreter {
 
     /// A property whose assignment is a sink (`UIPasteboard.general.string = token`).
     mutating func reachSetter(target: Expression, value: Expression, taints: [Taint], range: SourceRange, _ state: InterpreterState) {
-        guard case .member(let base?, let name) = target.unwrapped.kind, let candidates = TaintSinks.setters[name] else { return }
+        guard case .member(let base?, let name) = target.unwrapped.kind else { return }
+        reachManagedAttribute(base: base, name: name, target: target, value: value, taints: taints, range: range, state)
+        guard let candidates = TaintSinks.setters[name] else { return }
         let type = base.rootName.flatMap { state.types[$0] }
         for sink in candidates where base.chainMentions(sink.receivers) || (type.map { t in sink.receivers.contains { t.hasText($0) } } ?? false) {
             record(sink, calledName: file.text(target.range), range: range, roles: [(.value, value, taints)], fixed: false, state)
         }
+    }
+
+    /// A property of a Core Data managed object assigned (`user.password = pw`): an attribute set
+    /// (`ManagedObjects`). The receiver's class comes from its declared or inferred type (`self` in a
+    /// method of the class); without one, an `@NSManaged` property name decides. Receivers this file cannot
+    /// judge are noted for the linker.
+    mutating func reachManagedAttribute(base: Expression, name: String, target: Expression, value: Expression, taints: [Taint],
+                                        range: SourceRange, _ state: InterpreterState) {
+        let active = taints.active
+        guard active.contains(where: { $0.flow == nil || $0.flow == .sensitive }) else { return }
+        // Only a real secret makes the receiver worth telling other files about.
+        let notes = active.contains { $0.flow == .sensitive && $0.source != nil } && engine.sensitiveMemberWrites.count < ManagedObjects.maximumNotedWrites
+        var typeName: String?
+        var typeKnown = false
+        if case .identifier(let root) = base.unwrapped.kind {
+            if root == SensitiveSources.selfName {
+                typeName = ownerName
+                typeKnown = ownerName != nil
+            } else if let declared = state.types[root] {
+                typeName = ManagedObjects.className(ofType: declared)
+                typeKnown = true
+            }
+        }
+        let facts = engine.managedObjects
+        if typeKnown {
+            guard let typeName else { return }
+            if notes { engine.sensitiveMemberWrites.insert(typeName) }
+            guard facts.types[typeName] != nil else { return }
+        } else {
+            if notes { engine.sensitiveMemberWrites.insert("." + name) }
+            guard facts.properties.contains(name) else { return }
+        }
+        var sink = ManagedObjects.attributeSet
+        sink.api += ":" + (typeName ?? "")
+        record(sink, calledName: file.text(target.range), range: range, roles: [(.value, value, taints), (.key, target, [])], fixed: false, state)
     }
 
     // MARK: Checks

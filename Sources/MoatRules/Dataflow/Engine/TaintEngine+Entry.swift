@@ -73,6 +73,28 @@ extension TaintEngine {
         if allConfirmed, !seeds.isEmpty { state.confirmed = true }
     }
 
+    /// XML documents other files parse with an instance of this function's type as the delegate: the
+    /// content parameters of its callbacks are sources, with the parse as a step.
+    func applyXMLDocuments(_ function: FunctionDeclaration, owner: TypeDeclaration?, _ state: inout InterpreterState) {
+        guard !xmlDocumentsByType.isEmpty, let owner, let uses = xmlDocumentsByType[owner.name],
+              let indexes = XMLDocuments.callbackIndexes[function.fullName] else { return }
+        for index in indexes where index < function.parameters.count {
+            let parameter = function.parameters[index]
+            for use in uses {
+                var document = use.document
+                guard let description = document.source?.description else { continue }
+                document.source?.description = "\(XMLDocuments.phrase) \(description)"
+                guard var taint = document.sourceTaint(at: function.nameRange, suffix: " (\(use.location.shortDescription))",
+                                                       passedIn: true) else { continue }
+                taint.append(PathStep(range: function.nameRange,
+                                      message: "parsed with a `\(owner.name)` as the delegate, whose \(function.fullName) receives it as `\(parameter.name)`",
+                                      external: use.location))
+                taint.lineage = [parameter.name]
+                state.vars[parameter.name, default: []].merge([taint])
+            }
+        }
+    }
+
     func signature(_ function: FunctionDeclaration, owner: TypeDeclaration?) -> FunctionSignature {
         let style: CallStyle = !file.language.isCFamily ? .swift : owner != nil ? .objc : .c
         return FunctionSignature(style: style, name: function.name, fullName: function.fullName,

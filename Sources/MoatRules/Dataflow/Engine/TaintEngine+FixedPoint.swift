@@ -81,6 +81,7 @@ extension TaintEngine {
             if let type = parameter.type { state.types[parameter.name] = type }
         }
         applySeeds(function, owner: owner, &state)
+        applyXMLDocuments(function, owner: owner, &state)
         interpreter.ownerName = owner?.name
         if let body = function.body {
             var statements = body.statements

@@ -12,12 +12,22 @@ extension TaintEngine {
         return (candidates[index], mapping)
     }
 
-    /// A document parsed by an XML parser (`XMLDocuments`): where it came from, once per origin.
-    func noteXMLDocument(_ taints: [Taint]) {
+    /// A document parsed by an XML parser (`XMLDocuments`): where it came from, once per origin; and for
+    /// other files, once per delegate type the parser was given.
+    func noteXMLDocument(_ taints: [Taint], delegates: [String], at range: SourceRange) {
         for taint in taints where taint.isActive {
-            guard let source = taint.source, !(taint.flow?.isProof ?? true),
-                  !xmlDocuments.contains(where: { $0.range == source.range && $0.description == source.description }) else { continue }
-            xmlDocuments.append(source)
+            guard let source = taint.source, !(taint.flow?.isProof ?? true) else { continue }
+            if !xmlDocuments.contains(where: { $0.range == source.range && $0.description == source.description }) {
+                xmlDocuments.append(source)
+            }
+            for type in delegates {
+                let use = XMLDelegateUse(type: type, document: taint.portable(in: file), location: ExternalLocation(file, range))
+                guard !xmlDelegateUses.contains(where: {
+                    $0.type == type && $0.document.source?.location == use.document.source?.location
+                        && $0.document.source?.description == use.document.source?.description
+                }), xmlDelegateUses.filter({ $0.type == type }).count < XMLDocuments.maximumUsesPerType else { continue }
+                xmlDelegateUses.append(use)
+            }
         }
     }
 

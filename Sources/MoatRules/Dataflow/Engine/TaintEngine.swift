@@ -24,6 +24,10 @@ final class TaintEngine {
     let mentionsArchives: Bool
     /// Where the XML documents this file parses came from (`XMLDocuments`): the sources of its callbacks.
     var xmlDocuments: [SourceHit] = []
+    /// Those documents parsed with a delegate of a named type, for other files (`XMLDelegateUse`).
+    var xmlDelegateUses: [XMLDelegateUse] = []
+    /// Documents other files parse with a delegate of a type of this file, by type.
+    var xmlDocumentsByType: [String: [XMLDelegateUse]] = [:]
     /// What other files said (nil: analyzed alone).
     let context: DataflowContext?
     var externalFunctions: [String: [ExportedFunction]] = [:]
@@ -41,6 +45,10 @@ final class TaintEngine {
     var sensitiveCandidates: [String: Bool] = [:]
     /// Secure fields, secure-field bindings and types with secret properties of the file.
     lazy var namedValues = NamedValueFacts(file)
+    /// Core Data managed-object classes and `@NSManaged` properties known to this file.
+    lazy var managedObjects = ManagedObjectFacts(file: file, context: context)
+    /// Receivers of member assignments of sensitive data (`ManagedObjects`), for `facts`.
+    var sensitiveMemberWrites: Set<String> = []
 
     static let maximumRounds = 5
     static let maximumOutgoing = 500
@@ -51,6 +59,7 @@ final class TaintEngine {
         if let context {
             for function in context.functions { externalFunctions[function.signature.lookupName, default: []].append(function) }
             for seed in context.seeds { seedsByFunction[seed.function, default: []].append(seed) }
+            for use in context.xmlDocuments { xmlDocumentsByType[use.type, default: []].append(use) }
         }
         mentionsCloudKit = file.imports.contains(TaintSources.cloudKitModule)
             || file.typeReferences.contains { $0.name.hasPrefix(TaintSources.recordType) } || file.containsText(TaintSources.recordType)
@@ -90,6 +99,9 @@ final class TaintEngine {
             if !type.inherits.isEmpty { facts.adoptions.append(TypeAdoption(name: type.name, inherits: type.inherits)) }
         }
         facts.implementedTypes = implemented.sorted()
+        facts.managedProperties = managedObjects.declared.sorted()
+        facts.sensitiveMemberWrites = Array(sensitiveMemberWrites.sorted().prefix(ManagedObjects.maximumNotedWrites))
+        facts.xmlDelegates = xmlDelegateUses
         return facts
     }
 

@@ -98,6 +98,15 @@ struct TaintSink: Sendable {
     /// The spellings are properties whose assignment is the sink (`UIPasteboard.general.string = token`),
     /// not calls.
     var isSetter = false
+    /// The spellings are infix operators (SQLite.swift's `password <- value`): the left side is argument 0,
+    /// the right side argument 1.
+    var isOperator = false
+    /// When given, one argument must be a name of this list (GRDB's `user.insert(db)`: the database the
+    /// `write` closure gives).
+    var argumentNames: Set<String>? = nil
+    /// When given, only in files that import one of these modules (`<-` is SQLite.swift's setter in a file
+    /// that imports `SQLite`, ObjectMapper's mapping operator elsewhere).
+    var modules: Set<String>? = nil
 }
 
 /// THE table of sinks, each with the rule it belongs to (`SinkKind.ruleId`). One entry per API: its Swift,
@@ -221,7 +230,7 @@ enum TaintSinks {
     /// Each spelling's entries, in table order, with the roles of that spelling's form.
     static let byName: [String: [SinkMatch]] = {
         var table: [String: [SinkMatch]] = [:]
-        for sink in all where !sink.isSetter {
+        for sink in all where !sink.isSetter && !sink.isOperator {
             let form = SinkMatch(sink: sink, roles: sink.roles, requiredLabels: sink.requiredLabels)
             for name in sink.spelling.swift + sink.spelling.c { table[name, default: []].append(form) }
             let objcForm = sink.objcForm.map { SinkMatch(sink: sink, roles: $0.roles, requiredLabels: $0.requiredLabels) } ?? form
@@ -234,6 +243,15 @@ enum TaintSinks {
     static let setters: [String: [TaintSink]] = {
         var table: [String: [TaintSink]] = [:]
         for sink in all where sink.isSetter {
+            for name in sink.spelling.names { table[name, default: []].append(sink) }
+        }
+        return table
+    }()
+
+    /// Infix operators that are sinks, by spelling.
+    static let operators: [String: [TaintSink]] = {
+        var table: [String: [TaintSink]] = [:]
+        for sink in all where sink.isOperator {
             for name in sink.spelling.names { table[name, default: []].append(sink) }
         }
         return table

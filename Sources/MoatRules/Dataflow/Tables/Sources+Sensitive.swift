@@ -114,11 +114,6 @@ public enum SensitiveNaming {
         "Dictionary", "NSArray", "Array", "SymmetricKey", "SecKey", "CFData", "CFString", "char", "NSSecureCoding", "Codable",
     ]
 
-    /// Names that end with a secret's head word but are known not to be secrets (the last words of the name,
-    /// after the words that only say how it is held): StoreKit's `appAccountToken`, a UUID the app chooses to
-    /// tie purchases to its account.
-    static let notSecrets: [[String]] = [["app", "account", "token"]]
-
     /// Qualifiers that make a token a position in a stream (a cursor) rather than a credential, unless a
     /// sign-in issued it (see the table above).
     static let cursorTokenQualifiers: Set<String> = ["sync", "change", "continuation", "resume", "cursor", "page", "next", "paging",
@@ -136,6 +131,10 @@ public enum SensitiveNaming {
         guard let last = words.last, last == "token" || last == "tokens" else { return false }
         return words.dropLast().allSatisfy(whichOneWords.contains)
     }
+    /// Names that end with a secret's head word but are known not to be secrets (the last words of the name,
+    /// after the words that only say how it is held): StoreKit's `appAccountToken`, a UUID the app chooses to
+    /// tie purchases to its account.
+    static let notSecrets: [[String]] = [["app", "account", "token"]]
 
     /// The sensitive datum a name denotes, or nil. `type`, when known, is the value's declared type.
     /// `issuedByLogin`: the value is a member of what a sign-in returned, where a cursor word before

@@ -6,7 +6,11 @@ import MoatSyntax
 /// untrusted taint (`parser.parse()` on a parser made from it: `XMLParser(data: downloaded)`), the content
 /// parameters of the file's callbacks are sources of the same kind, with the document's origin in their
 /// description. A parser whose document the engine cannot see, or a document of the app's bundle, makes
-/// no source; a parse in one file and callbacks in another are not connected.
+/// no source. When the parser's delegate is an instance of a type the function can name (`parser.delegate =
+/// FeedParserDelegate()`, `self`, a local or property declared with the type, `[[FeedDelegate alloc] init]`,
+/// `[parser setDelegate:handler]`), the file's facts say so (`XMLDelegateUse`) and the linker makes the
+/// callbacks of that type, in the files that implement it, sources of the document's kind
+/// (`DataflowContext.xmlDocuments`).
 enum XMLDocuments {
     /// The call that parses: its receiver's taints are the document's.
     static let parseCalls = APISpelling(swift: ["parse"], objc: ["parse"])
@@ -23,6 +27,13 @@ enum XMLDocuments {
                      objc: ["parser:didEndElement:namespaceURI:qualifiedName:"]), [1]),
         (APISpelling(swift: ["parser(_:foundCDATA:)"], objc: ["parser:foundCDATA:"]), [1]),
     ]
+    /// The member a parser's delegate is set through (`parser.delegate = x`), and the Objective-C setter.
+    static let delegateMember = "delegate"
+    static let delegateSetters: Set<String> = ["setDelegate:", "setDelegate"]
+    /// The delegate is the parsing object itself (`parser.delegate = self`): the function's own type.
+    static let selfName = "self"
+    /// Documents of one delegate type one file tells the others about, at most.
+    static let maximumUsesPerType = 4
     /// How a source's description names the content.
     static let phrase = "the content of an XML document parsed from"
 
