@@ -178,3 +178,9 @@ extension VocabularyMovesTests {
                 == ["application:openURL:options:", "application:openURL:sourceApplication:annotation:", "application:handleOpenURL:"])
     }
 }
+
+extension VocabularyMovesTests {
+    @Test func binaryChecks() {
+        #expect(CommonCryptoCipherInventoryRule.functions == ["_CCCrypt", "_CCCryptorCreate", "_CCCryptorCreateWithMode", "_CCCryptorCreateFromData"])
+    }
+}

@@ -9,6 +9,10 @@ extension APIs {
     /// The incremental cipher with a mode `(op, mode, alg, padding, iv, key, ...)`.
     public static let commonCryptoCipherWithMode = API("CCCryptorCreateWithMode", cFunctions: ["CCCryptorCreateWithMode"])
 
+    /// An incremental cipher created on caller-provided memory (its key and IV in the same places as
+    /// `CCCryptorCreate`'s); only the binary check names it.
+    public static let commonCryptoCipherFromData = API("CCCryptorCreateFromData", cFunctions: ["CCCryptorCreateFromData"])
+
     /// HMAC `(alg, key, keyLength, ...)`.
     public static let commonCryptoHMAC = API("CCHmac", cFunctions: ["CCHmac", "CCHmacInit"])
 
@@ -57,7 +61,7 @@ extension APIs {
 
     /// The APIs of this file, for `APIs.all`.
     static let crypto: [API] = [
-        commonCryptoCipher, commonCryptoCipherWithMode, commonCryptoHMAC, commonCryptoPBKDF, secKeyCreateWithData, cryptoKitSymmetricKey,
+        commonCryptoCipher, commonCryptoCipherWithMode, commonCryptoCipherFromData, commonCryptoHMAC, commonCryptoPBKDF, secKeyCreateWithData, cryptoKitSymmetricKey,
         cryptoKitNonce, cryptoSwiftKeyed, cryptoSwiftKeyDerivation, cryptoSwiftBlockModes, rnCryptorPassword,
     ]
 }
