@@ -352,6 +352,9 @@ extension FunctionInterpreter {
             if notes { engine.sensitiveMemberWrites.insert(typeName) }
             guard facts.types[typeName] != nil else { return }
         } else {
+            // Without the receiver's class, an `@NSManaged` property of that name is evidence only when the
+            // property itself is named for a secret (`found.pinCode = pin`, not `field.text = password`).
+            guard engine.sensitiveKind(of: name, type: nil) != nil else { return }
             if notes { engine.sensitiveMemberWrites.insert("." + name) }
             guard facts.properties.contains(name) else { return }
         }
