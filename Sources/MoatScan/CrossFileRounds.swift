@@ -27,7 +27,9 @@ struct CrossFileRounds {
         let hasModels = outcomes.contains { if case .coreDataModel = $0.payload { return true } else { return false } }
         let modelTypes = hasModels ? CoreDataSecretAttributeRule.managedObjectTypes(CollectedOutcomes(outcomes).app) : []
         for _ in 0..<Self.limit {
-            let contexts = CrossFileLinker(facts: facts(outcomes), paths: files.map(\.path), modelTypes: modelTypes).contexts()
+            let names = outcomes.map { $0.source?.summary.referencedNames }
+            let contexts = CrossFileLinker(facts: facts(outcomes), paths: files.map(\.path),
+                                           mentions: { index, name in names[index]?[name] != nil }, modelTypes: modelTypes).contexts()
             let changed = outcomes.indices.filter { contexts[$0] != outcomes[$0].source?.context }
             if changed.isEmpty { break }
             let roundStart = DispatchTime.now().uptimeNanoseconds

@@ -178,10 +178,16 @@ public struct DataflowFacts: Sendable, Hashable, Codable {
     /// Names this file's settings rules could not resolve here (`Owner.name` or `name`, see
     /// `ConstantResolver`): the linker gives it the other files' constants of those names.
     public var constantQueries: [String] = []
+    /// Parameters of this file's functions that reach a settings sink (`ParameterSink`): the linker gives
+    /// them to the files that name the function.
+    public var constantSinks: [ParameterSink] = []
     /// Core Data (`ManagedObjects`): this file's `@NSManaged` properties (`Owner.property`), and the receivers
     /// of its member assignments of sensitive data (a type name, or `.property` when the type is unknown).
     public var managedProperties: [String] = []
     public var sensitiveMemberWrites: [String] = []
+    /// Structs, enums, actors and protocols declared here (`ManagedObjectFacts.valueTypes`): a class name
+    /// another module also uses for a value type is ambiguous, and no managed object.
+    public var valueTypes: [String] = []
 
     public init() {}
 }
@@ -206,6 +212,8 @@ public struct DataflowContext: Sendable, Hashable, Codable {
     public var javaScriptExports: [JavaScriptProtocolFact] = []
     /// Constants of other files that this file's settings rules asked about.
     public var constants: [ExportedConstant] = []
+    /// Parameters of other files' functions that reach a settings sink, for the functions this file names.
+    public var constantSinks: [ParameterSink] = []
     /// Core Data managed-object classes of other files (or of the models) that this file assigns sensitive
     /// data to a property of, and `@NSManaged` properties of other files it assigns on a receiver of unknown type.
     public var managedObjects: [ManagedObjectType] = []
@@ -214,7 +222,8 @@ public struct DataflowContext: Sendable, Hashable, Codable {
     public init() {}
 
     public var isEmpty: Bool {
-        functions.isEmpty && seeds.isEmpty && javaScriptExports.isEmpty && constants.isEmpty && managedObjects.isEmpty && managedProperties.isEmpty
+        functions.isEmpty && seeds.isEmpty && javaScriptExports.isEmpty && constants.isEmpty && constantSinks.isEmpty
+            && managedObjects.isEmpty && managedProperties.isEmpty
     }
 }
 

@@ -14,12 +14,17 @@ public struct CrossFileLinker {
     public let facts: [DataflowFacts?]
     /// The path of each file: places in a file's own facts have an empty path.
     public let paths: [String]
+    /// Whether a file names something (a function's lookup name): the scanner answers from each file's
+    /// `SourceSummary.referencedNames`; nil gives every file's name to every file (tests).
+    public let mentions: (@Sendable (Int, String) -> Bool)?
     /// The classes of the Core Data models' entities (`ManagedObjects.modelTypes`), with their stores' protection.
     public let modelTypes: [ManagedObjectType]
 
-    public init(facts: [DataflowFacts?], paths: [String], modelTypes: [ManagedObjectType] = []) {
+    public init(facts: [DataflowFacts?], paths: [String], mentions: (@Sendable (Int, String) -> Bool)? = nil,
+                modelTypes: [ManagedObjectType] = []) {
         self.facts = facts
         self.paths = paths
+        self.mentions = mentions
         self.modelTypes = modelTypes
     }
 
@@ -125,6 +130,23 @@ public struct CrossFileLinker {
                 if !found.isEmpty { contexts[index, default: DataflowContext()].constants = found }
             }
         }
+
+        // Parameters of other files' functions that reach a settings sink, for the files that name the
+        // function (not test code: a test's literal key is no key of the app).
+        var sinks: [String: [(file: Int, sink: ParameterSink)]] = [:]
+        for (index, fileFacts) in facts.enumerated() {
+            for sink in fileFacts?.constantSinks ?? [] { sinks[sink.function.lookupName, default: []].append((index, sink)) }
+        }
+        if !sinks.isEmpty {
+            let names = sinks.keys.sorted()
+            for index in paths.indices where !ShippingScope.isTestPath(paths[index]) {
+                var found: [ParameterSink] = []
+                for name in names where mentions?(index, name) ?? true {
+                    found += sinks[name, default: []].filter { $0.file != index }.map { $0.sink.resolved(paths[$0.file]) }
+                }
+                if !found.isEmpty { contexts[index, default: DataflowContext()].constantSinks = found }
+            }
+        }
         linkManagedObjects(&contexts)
         return contexts
     }
@@ -149,20 +171,33 @@ public struct CrossFileLinker {
                 properties.insert(String(property[property.index(after: dot)...]))
             }
         }
-        var known = Set(ManagedObjects.baseClasses).union(types.keys)
+        // A name some file declares as a struct, enum, actor or protocol is ambiguous: no managed object.
+        let valueTypes = Set(facts.flatMap { $0?.valueTypes ?? [] })
+        var known = Set(ManagedObjects.baseClasses).union(types.keys).subtracting(valueTypes)
         var changed = true
         while changed {
             changed = false
-            for (name, supers) in inherits where !known.contains(name) && !supers.isDisjoint(with: known) {
+            for (name, supers) in inherits where !known.contains(name) && !valueTypes.contains(name) && !supers.isDisjoint(with: known) {
                 known.insert(name)
-                types[name] = ManagedObjectType(name: name)
+                if types[name] == nil { types[name] = ManagedObjectType(name: name) }
                 changed = true
             }
         }
+        for name in valueTypes { types[name] = nil }
         for index in writers {
             guard let writes = facts[index]?.sensitiveMemberWrites else { continue }
-            // A class of the file itself is known there; only what a model says about it is news.
-            let own = Set(facts[index]?.adoptions.map(\.name) ?? [])
+            // A class the file derives from NSManagedObject by itself is known there; only what a model
+            // says about it is news.
+            var own = Set(ManagedObjects.baseClasses)
+            let adoptions = facts[index]?.adoptions ?? []
+            var grew = true
+            while grew {
+                grew = false
+                for adoption in adoptions where !own.contains(adoption.name) && adoption.inherits.contains(where: own.contains) {
+                    own.insert(adoption.name)
+                    grew = true
+                }
+            }
             var found: [ManagedObjectType] = []
             var foundProperties: [String] = []
             for write in writes {
@@ -192,12 +227,14 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
     public var javaScriptProtocols: [JavaScriptProtocolFact]
     public var adoptions: [TypeAdoption]
     public var implementedTypes: [String]
-    /// The file's constants and constant queries: small, and needed for every file.
+    /// The file's constants, constant queries and parameter sinks: small, and needed for every file.
     public var constants: [ExportedConstant] = []
     public var constantQueries: [String] = []
+    public var constantSinks: [ParameterSink] = []
     /// Core Data facts (`DataflowFacts.managedProperties`, `sensitiveMemberWrites`): small, needed for every file.
     public var managedProperties: [String] = []
     public var sensitiveMemberWrites: [String] = []
+    public var valueTypes: [String] = []
 
     public init(functionNames: [String], summarizedNames: [String], calledNames: [String], outgoingNames: [String],
                 taintedCalls: [String], javaScriptProtocols: [JavaScriptProtocolFact], adoptions: [TypeAdoption],
@@ -223,8 +260,10 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
         implementedTypes = facts.implementedTypes
         constants = facts.constants
         constantQueries = facts.constantQueries
+        constantSinks = facts.constantSinks
         managedProperties = facts.managedProperties
         sensitiveMemberWrites = facts.sensitiveMemberWrites
+        valueTypes = facts.valueTypes
     }
 }
 
@@ -239,8 +278,10 @@ extension DataflowFacts {
         implementedTypes = index.implementedTypes
         constants = index.constants
         constantQueries = index.constantQueries
+        constantSinks = index.constantSinks
         managedProperties = index.managedProperties
         sensitiveMemberWrites = index.sensitiveMemberWrites
+        valueTypes = index.valueTypes
     }
 }
 

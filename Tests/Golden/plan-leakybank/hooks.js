@@ -794,7 +794,7 @@ moatHookMethod({ label: "PinnedSessionDelegate -URLSession:didReceiveChallenge:c
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/APIClient.swift:22
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:34
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:43
-// ... and 8 more (see plan.md)
+// ... and 9 more (see plan.md)
 moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder: "trustResult" });
 
 // from finding: MOAT-NET-201 (critical) Server certificate accepted without evaluating the trust at LeakyBank/Network/PinnedSessionDelegate.swift:36
@@ -807,7 +807,7 @@ moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder:
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/APIClient.swift:22
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:34
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:43
-// ... and 8 more (see plan.md)
+// ... and 9 more (see plan.md)
 moatHookFunction({ label: "SecTrustEvaluateWithError", name: "SecTrustEvaluateWithError", decoder: "trustWithError" });
 
 // from code: urlSession(_:didReceive:completionHandler:) at LeakyBank/Network/PinnedSessionDelegate.swift:34

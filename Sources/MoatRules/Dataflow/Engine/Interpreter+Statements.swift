@@ -199,6 +199,7 @@ extension FunctionInterpreter {
         for name in names {
             state.vars[name] = nil
             state.closures[name] = nil
+            state.loginResults[name] = nil
             if let type {
                 state.types[name] = type
                 if type.hasText("[") && type.hasText("]") && file.language.isCFamily { state.fixedBuffers.insert(name) }
@@ -207,6 +208,7 @@ extension FunctionInterpreter {
         guard let initializer else { return }
         if case .closure = initializer.unwrapped.kind, names.count == 1 { state.closures[names[0]] = initializer }
         if type == nil, names.count == 1, let inferred = inferredType(initializer) { state.types[names[0]] = inferred }
+        if names.count == 1, let login = SensitiveSources.loginCallName(initializer) { state.loginResults[names[0]] = login }
         if names.count == 1, isFixedArrayLiteral(initializer) { state.fixedBuffers.insert(names[0]) }
         if names.count == 1, isDynamicBuffer(initializer) { state.dynamicBuffers.insert(names[0]) }
         let taints = eval(initializer, &state)
@@ -335,16 +337,25 @@ extension FunctionInterpreter {
         guard active.contains(where: { $0.flow == nil || $0.flow == .sensitive }) else { return }
         // Only a real secret makes the receiver worth telling other files about.
         let notes = active.contains { $0.flow == .sensitive && $0.source != nil } && engine.sensitiveMemberWrites.count < ManagedObjects.maximumNotedWrites
+        // The receiver's class: `self`'s, a local's or parameter's declared or inferred type, a property's
+        // declared type (`keychain.password = x` on a `Keychain` property is no Core Data write).
         var typeName: String?
         var typeKnown = false
+        var declared: String?
         if case .identifier(let root) = base.unwrapped.kind {
             if root == SensitiveSources.selfName {
                 typeName = ownerName
                 typeKnown = ownerName != nil
-            } else if let declared = state.types[root] {
-                typeName = ManagedObjects.className(ofType: declared)
-                typeKnown = true
+            } else {
+                declared = state.types[root] ?? ownerName.flatMap { engine.propertyTypes[$0]?[root] }
             }
+        } else if let path = base.accessPath, let ownerName, path.hasPrefix(SensitiveSources.selfName + "."),
+                  !path.dropFirst(SensitiveSources.selfName.count + 1).contains(".") {
+            declared = engine.propertyTypes[ownerName]?[String(path.dropFirst(SensitiveSources.selfName.count + 1))]
+        }
+        if let declared {
+            typeName = ManagedObjects.className(ofType: declared)
+            typeKnown = true
         }
         let facts = engine.managedObjects
         if typeKnown {
@@ -354,7 +365,7 @@ extension FunctionInterpreter {
         } else {
             // Without the receiver's class, an `@NSManaged` property of that name is evidence only when the
             // property itself is named for a secret (`found.pinCode = pin`, not `field.text = password`).
-            guard engine.sensitiveKind(of: name, type: nil) != nil else { return }
+            guard !ManagedObjects.modules.isDisjoint(with: file.imports), engine.sensitiveKind(of: name, type: nil) != nil else { return }
             if notes { engine.sensitiveMemberWrites.insert("." + name) }
             guard facts.properties.contains(name) else { return }
         }

@@ -95,6 +95,7 @@ final class TaintEngine {
         }
         facts.implementedTypes = implemented.sorted()
         facts.managedProperties = managedObjects.declared.sorted()
+        facts.valueTypes = managedObjects.valueTypes
         facts.sensitiveMemberWrites = Array(sensitiveMemberWrites.sorted().prefix(ManagedObjects.maximumNotedWrites))
         return facts
     }
