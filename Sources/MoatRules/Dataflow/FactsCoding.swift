@@ -184,6 +184,7 @@ struct FactsWriter {
             writer.taint(use.document)
             writer.location(use.location)
         }
+        strings(value.valueTypes)
     }
 }
 
@@ -333,6 +334,7 @@ struct FactsReader {
         index.managedProperties = try strings()
         index.sensitiveMemberWrites = try strings()
         index.xmlDelegates = try list { XMLDelegateUse(type: try $0.string(), document: try $0.taint(), location: try $0.location()) }
+        index.valueTypes = try strings()
         return index
     }
 }

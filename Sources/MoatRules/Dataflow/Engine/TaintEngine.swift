@@ -100,6 +100,7 @@ final class TaintEngine {
         }
         facts.implementedTypes = implemented.sorted()
         facts.managedProperties = managedObjects.declared.sorted()
+        facts.valueTypes = managedObjects.valueTypes
         facts.sensitiveMemberWrites = Array(sensitiveMemberWrites.sorted().prefix(ManagedObjects.maximumNotedWrites))
         facts.xmlDelegates = xmlDelegateUses
         return facts
