@@ -72,7 +72,7 @@ public struct ResultCache: Sendable {
             hasher.update([0])
             hasher.update((try? encoder.encode(context)) ?? Data())
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return SHA256.lowercaseHex(hasher.finalize())
     }
 
     private func url(for key: String) -> URL {
