@@ -130,7 +130,7 @@ struct VocabularyLiteralsTests {
         "Sources/MoatReport/Plan/PlanSources.swift": ["objectForKey:", "objectForKeyedSubscript:", "valueForKey:"],
         "Sources/MoatRules/Code/InsecureCodingClassRule.swift": ["decodeObjectForKey:", "init(coder:)", "initWithCoder:"],
         "Sources/MoatRules/Crypto/CryptoConstantSites.swift": ["SymmetricKey(data:)"],
-        "Sources/MoatRules/Dataflow/Tables/Constants.swift": ["dataWithBytes:length:", "initWithBytes:length:"],
+        "Sources/MoatRules/Dataflow/Tables/Constants.swift": ["dataWithBytes:length:"],
         "Sources/MoatRules/Dataflow/Tables/Sinks+Archive.swift": ["Archive.extract(_:to:)"],
         "Sources/MoatRules/Dataflow/Tables/Sinks+CopiesAndFiles.swift": ["Data(bytes:count:)"],
         "Sources/MoatRules/Dataflow/Tables/Sinks+Sensitive.swift": ["FileManager.createFile(atPath:contents:attributes:)", "NSKeyedArchiver.archiveRootObject(_:toFile:)", "URL(string:)", "URLWithString:", "archiveRootObject:toFile:", "componentsWithString:", "createFileAtPath:contents:attributes:", "initWithString:", "write(to:)", "writeToFile:atomically:", "writeToFile:atomically:encoding:error:", "writeToFile:options:error:", "writeToURL:atomically:", "writeToURL:atomically:encoding:error:", "writeToURL:options:error:"],
