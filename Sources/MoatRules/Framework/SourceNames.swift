@@ -95,9 +95,47 @@ private struct NameLexer {
     let swift: Bool
     var identifiers: Set<String> = []
     var literalWords: Set<String> = []
+    /// The identifiers recorded so far, by their place in the file's bytes, in an open-addressing table
+    /// keyed by a hash of their bytes: most identifiers repeat (`self`, `let`, a type's name), and a repeat
+    /// is found without building a String and hashing it for the set (the index's largest cost).
+    private var seen: [(hash: UInt64, start: Int, length: Int)] = []
+    private var seenCount = 0
 
     init(swift: Bool) {
         self.swift = swift
+    }
+
+    /// Records the identifier `bytes[start..<end]` (not empty) in `identifiers`, once.
+    private mutating func recordIdentifier(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for index in start..<end { hash = (hash ^ UInt64(bytes[index])) &* 0x0000_0100_0000_01b3 }
+        if seen.isEmpty { seen = Array(repeating: (0, 0, 0), count: 256) }
+        let length = end - start
+        let mask = seen.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while seen[slot].length != 0 {
+            let entry = seen[slot]
+            if entry.hash == hash && entry.length == length && Self.sameBytes(bytes, entry.start, start, length) { return }
+            slot = (slot + 1) & mask
+        }
+        identifiers.insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+        seen[slot] = (hash, start, length)
+        seenCount += 1
+        if seenCount * 2 > seen.count {
+            var larger = Array(repeating: (hash: UInt64(0), start: 0, length: 0), count: seen.count * 2)
+            let largerMask = larger.count - 1
+            for entry in seen where entry.length != 0 {
+                var index = Int(truncatingIfNeeded: entry.hash) & largerMask
+                while larger[index].length != 0 { index = (index + 1) & largerMask }
+                larger[index] = entry
+            }
+            seen = larger
+        }
+    }
+
+    private static func sameBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ first: Int, _ second: Int, _ length: Int) -> Bool {
+        for offset in 0..<length where bytes[first + offset] != bytes[second + offset] { return false }
+        return true
     }
 
     // Bytes compared with plain integer operators (transparent even in debug builds, unlike range
@@ -135,7 +173,7 @@ private struct NameLexer {
                 let start = index
                 index += 1
                 while index < count && Self.isWordByte(bytes[index]) { index += 1 }
-                identifiers.insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                recordIdentifier(bytes, start, index)
                 continue
             }
             if byte >= 0x30 && byte <= 0x39 {

@@ -236,7 +236,7 @@ extension FunctionInterpreter {
     /// A method whose name performs a sensitive action (`SensitiveActions`, MOAT-PLAT-303): a flow of its
     /// arguments (decides nothing about the result).
     mutating func reachSensitiveAction(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
-        if !call.matchedSink, let verb = SensitiveActions.action(in: call.baseName),
+        if !call.matchedSink, let verb = engine.sensitiveAction(in: call.baseName),
            !SensitiveActions.isBookkeeping(labels: call.arguments.compactMap(\.label), receiver: call.receiver) {
             record(TaintSinks.sensitiveAction, calledName: displayName(call.expression, call.name), range: call.expression.range,
                    roles: actionRoles(call, routeOnly: SensitiveActions.actsWithoutArguments(verb), state), fixed: false, state)
@@ -303,7 +303,7 @@ extension FunctionInterpreter {
 
     /// A call that asks the user (`Checks.confirmations`): what follows on this path is confirmed.
     mutating func confirm(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
-        if Checks.confirms(name: call.name, baseName: call.baseName, .confirms) { state.confirmed = true }
+        if engine.confirms(name: call.name, baseName: call.baseName) { state.confirmed = true }
         return nil
     }
 

@@ -43,6 +43,10 @@ final class TaintEngine {
     var sensitiveNames: [String: SensitiveDataKind?] = [:]
     /// `SensitiveNaming.mayBeSensitive` of each name asked, remembered (it is asked of every name read).
     var sensitiveCandidates: [String: Bool] = [:]
+    /// `SensitiveActions.action(in:)` of each base name asked, remembered (it is asked of every call).
+    var sensitiveActionVerbs: [String: String?] = [:]
+    /// `Checks.confirms(name:baseName:_:)` of each call name asked, remembered (asked of every call).
+    var confirmingCalls: [CallNames: Bool] = [:]
     /// What the file's names let the engine skip (`SourceGates`).
     let gates: SourceGates
     /// Secure fields, secure-field bindings and types with secret properties of the file (none when the
@@ -111,4 +115,29 @@ final class TaintEngine {
         return facts
     }
 
+}
+
+/// A call's name and base name, as a key of the engine's memos.
+struct CallNames: Hashable {
+    let name: String
+    let baseName: String
+}
+
+extension TaintEngine {
+    /// `SensitiveActions.action(in:)`, remembered per base name.
+    func sensitiveAction(in baseName: String) -> String? {
+        if let known = sensitiveActionVerbs[baseName] { return known }
+        let verb = SensitiveActions.action(in: baseName)
+        sensitiveActionVerbs[baseName] = verb
+        return verb
+    }
+
+    /// `Checks.confirms(name:baseName:_:)` for `.confirms`, remembered per call name.
+    func confirms(name: String, baseName: String) -> Bool {
+        let key = CallNames(name: name, baseName: baseName)
+        if let known = confirmingCalls[key] { return known }
+        let answer = Checks.confirms(name: name, baseName: baseName, .confirms)
+        confirmingCalls[key] = answer
+        return answer
+    }
 }
