@@ -6,6 +6,11 @@ import MoatSyntax
 /// bytes) must give exactly the code model of the reference lowering (SwiftOperators, `trimmedDescription`,
 /// a visit of every token).
 struct SwiftLoweringEquivalenceTests {
+    /// The precedence table written in code is the one SwiftOperators declares (read through SwiftParser).
+    @Test func builtInOperatorTableMatchesSwiftOperators() {
+        #expect(SwiftFrontEnd.builtInOperatorTableMatchesSwiftOperators)
+    }
+
     func model(_ source: String, reference: Bool) -> String {
         let file = SwiftFrontEnd.parse(source: source, path: "T.swift", reference: reference)
         var text = ""

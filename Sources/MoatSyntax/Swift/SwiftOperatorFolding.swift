@@ -4,9 +4,12 @@ internal import SwiftOperators
 
 /// The standard operators' precedence groups as a small table: which of two adjacent operators applies
 /// first. SwiftOperators answers the same question by searching its precedence graph, building syntax for
-/// every relation it follows, which made folding the largest cost of lowering; this table is read from
-/// the same `OperatorTable.standardOperators` once per process.
-struct OperatorPrecedenceTable: Sendable {
+/// every relation it follows, which made folding the largest cost of lowering. The standard table is
+/// written here in code (`standard`): reading it from `OperatorTable.standardOperators` meant printing that
+/// table as Swift source and parsing it with SwiftParser at every scan's start (27 M instructions, about 1 %
+/// of a cold scan of 30 files). `SwiftLoweringEquivalenceTests` checks (`SwiftFrontEnd.builtInOperatorTableMatchesSwiftOperators`) that it equals the table read from
+/// SwiftOperators (`init(_:)`), so a toolchain whose standard operators change fails a test.
+struct OperatorPrecedenceTable: Sendable, Equatable {
     enum Order: Sendable {
         /// The left operator applies first: `(a op1 b) op2 c`.
         case left
@@ -23,8 +26,65 @@ struct OperatorPrecedenceTable: Sendable {
     /// orders[left * groupNames.count + right]
     private(set) var orders: [Order] = []
 
-    static let standard = OperatorPrecedenceTable(OperatorTable.standardOperators)
+    /// One precedence group: its associativity and the groups it is directly higher than.
+    struct Group {
+        let name: String
+        let associativity: Order
+        let higherThan: [String]
+    }
 
+    /// The Swift standard library's precedence groups and infix operators (as `OperatorTable.standardOperators`
+    /// declares them; groups in its order, which fixes the group indices).
+    static let standard = OperatorPrecedenceTable(
+        groups: [
+            Group(name: "AdditionPrecedence", associativity: .left, higherThan: ["RangeFormationPrecedence"]),
+            Group(name: "AssignmentPrecedence", associativity: .right, higherThan: []),
+            Group(name: "BitwiseShiftPrecedence", associativity: .none, higherThan: ["MultiplicationPrecedence"]),
+            Group(name: "CastingPrecedence", associativity: .none, higherThan: ["NilCoalescingPrecedence"]),
+            Group(name: "ComparisonPrecedence", associativity: .none, higherThan: ["LogicalConjunctionPrecedence"]),
+            Group(name: "DefaultPrecedence", associativity: .none, higherThan: ["TernaryPrecedence"]),
+            Group(name: "FunctionArrowPrecedence", associativity: .right, higherThan: ["AssignmentPrecedence"]),
+            Group(name: "LogicalConjunctionPrecedence", associativity: .left,
+                  higherThan: ["LogicalDisjunctionPrecedence"]),
+            Group(name: "LogicalDisjunctionPrecedence", associativity: .left, higherThan: ["TernaryPrecedence"]),
+            Group(name: "MultiplicationPrecedence", associativity: .left, higherThan: ["AdditionPrecedence"]),
+            Group(name: "NilCoalescingPrecedence", associativity: .right, higherThan: ["ComparisonPrecedence"]),
+            Group(name: "RangeFormationPrecedence", associativity: .none, higherThan: ["CastingPrecedence"]),
+            Group(name: "TernaryPrecedence", associativity: .right, higherThan: ["FunctionArrowPrecedence"]),
+        ],
+        operators: [
+            ("ComparisonPrecedence", ["!=", "!==", "<", "<=", "==", "===", ">", ">=", "~="]),
+            ("MultiplicationPrecedence", ["%", "&", "&*", "*", "/"]),
+            ("AssignmentPrecedence", ["%=", "&*=", "&+=", "&-=", "&<<=", "&=", "&>>=", "*=", "+=", "-=", "/=",
+                                      "<<=", ">>=", "^=", "|="]),
+            ("LogicalConjunctionPrecedence", ["&&"]),
+            ("AdditionPrecedence", ["&+", "&-", "+", "-", "^", "|"]),
+            ("BitwiseShiftPrecedence", ["&<<", "&>>", "<<", ">>"]),
+            ("RangeFormationPrecedence", ["...", "..<"]),
+            ("NilCoalescingPrecedence", ["??"]),
+            ("LogicalDisjunctionPrecedence", ["||"]),
+        ])
+
+    /// A table from groups (in index order) and, per group name, its infix operators.
+    init(groups: [Group], operators: [(group: String, names: [String])]) {
+        var associativity: [String: Order] = [:]
+        var higher: [String: Set<String>] = [:]
+        for group in groups {
+            groupNames.append(group.name)
+            associativity[group.name] = group.associativity
+            for other in group.higherThan { higher[group.name, default: []].insert(other) }
+        }
+        var index: [String: Int] = [:]
+        for (position, name) in groupNames.enumerated() { index[name] = position }
+        for (group, names) in operators {
+            guard let position = index[group] else { continue }
+            for name in names { groupOfOperator[name] = position }
+        }
+        fillOrders(associativity: associativity, higher: higher)
+    }
+
+    /// The table read from a SwiftOperators table by printing it as Swift source and parsing that (slow:
+    /// used by tests to check `standard`).
     init(_ table: OperatorTable) {
         // The table prints as Swift source (precedencegroup and operator declarations).
         let file = Parser.parse(source: table.description)
@@ -68,6 +128,10 @@ struct OperatorPrecedenceTable: Sendable {
                 groupOfOperator[name] = position
             }
         }
+        fillOrders(associativity: associativity, higher: higher)
+    }
+
+    private mutating func fillOrders(associativity: [String: Order], higher: [String: Set<String>]) {
         // `a` is above `b` when `b` can be reached from `a` through higher-than relations.
         func reaches(_ from: String, _ target: String) -> Bool {
             var seen: Set<String> = [from]
@@ -96,9 +160,19 @@ struct OperatorPrecedenceTable: Sendable {
         }
     }
 
+    /// Whether `standard` equals the table read from `OperatorTable.standardOperators` (for tests).
+    static var standardMatchesSwiftOperators: Bool {
+        standard == OperatorPrecedenceTable(OperatorTable.standardOperators)
+    }
+
     func group(named name: String) -> Int? { groupNames.firstIndex(of: name) }
 
     func order(_ left: Int, _ right: Int) -> Order { orders[left * groupNames.count + right] }
+}
+
+extension SwiftFrontEnd {
+    /// Whether the operator precedence table written in code equals the one SwiftOperators declares (for tests).
+    public static var builtInOperatorTableMatchesSwiftOperators: Bool { OperatorPrecedenceTable.standardMatchesSwiftOperators }
 }
 
 /// A sequence expression folded by `SwiftLowering.fastFold`: nodes over the sequence's elements.

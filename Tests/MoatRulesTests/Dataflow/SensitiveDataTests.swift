@@ -8,6 +8,20 @@ private typealias Support = DataflowTestSupport
 /// Sensitive data as a kind of flow (issue 14 item 2): the word-aware name table, the sources it starts
 /// (names, the Keychain, secure fields, encoded types), and that it reaches only its own sinks.
 struct SensitiveNamingTests {
+    /// The pre-check's in-place byte search gives the answer of the plain search on the lowercased name.
+    @Test func quickPreCheckMatchesLowercasedSearch() {
+        let names = ["view", "data", "completion", "PASSWORD", "userPass", "PiN", "xKEy", "bearerToken", "JWT", "tokens",
+                     "notification", "NR", "nR", "n", "", "o", "cvC", "SessionID", "mnemonics", "phrasebook", "uSSN",
+                     "numberOfRows", "décodé", "clé", "Kelvin\u{212A}ey", "straße", "ToKe", "secre", "cre", "codex", "abc"]
+        for name in names {
+            let lower = name.lowercased()
+            let expected = SensitiveNaming.sensitiveLetterSequences.contains { lower.contains($0) }
+            #expect(SensitiveNaming.mayBeSensitive(name) == expected, "\(name)")
+        }
+        #expect(SensitiveNaming.mayBeSensitive("userPass"))
+        #expect(!SensitiveNaming.mayBeSensitive("view"))
+    }
+
     @Test func headWordsDenoteSecretsAndModifiersDoNot() {
         let secret = ["password", "userPassword", "newPassword", "confirm_password", "passcode", "pin", "userPIN", "pinCode", "apiKey",
                       "API_KEY", "kPrivateKey", "accessToken", "refresh_token", "authTokenString", "clientSecret", "credentials",

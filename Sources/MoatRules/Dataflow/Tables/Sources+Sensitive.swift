@@ -185,15 +185,42 @@ public enum SensitiveNaming {
     /// A quick test before splitting a name into words: it contains one of the letters sequences every
     /// sensitive head word has.
     static func mayBeSensitive(_ name: String) -> Bool {
+        // Asked of every name the engine and its gate read: an ASCII name is searched in place, lowercased
+        // byte by byte, for the sequences starting with each byte (the same answer as the search below).
+        if let answer = name.utf8.withContiguousStorageIfAvailable(asciiMayBeSensitive), let answer { return answer }
         let lower = name.lowercased()
-        // Asked of every name the engine reads: on bytes when the name is ASCII (the same answer).
         guard lower.utf8.allSatisfy({ $0 < 0x80 }) else { return sensitiveLetterSequences.contains { lower.contains($0) } }
         return sensitiveLetterSequences.contains { lower.hasText($0) }
+    }
+
+    /// `mayBeSensitive` of an ASCII name's bytes; nil when a byte is not ASCII.
+    private static func asciiMayBeSensitive(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        for byte in bytes where byte >= 0x80 { return nil }
+        let table = sensitiveSequencesByFirstByte
+        @inline(__always) func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        for start in 0..<bytes.count {
+            for sequence in table[Int(lowered(bytes[start]))] where start + sequence.count <= bytes.count {
+                var offset = 1
+                while offset < sequence.count, lowered(bytes[start + offset]) == sequence[offset] { offset += 1 }
+                if offset == sequence.count { return true }
+            }
+        }
+        return false
     }
 
     /// The letter sequences of `mayBeSensitive`, built once (it is asked of every name the engine reads).
     static let sensitiveLetterSequences = ["pass", "pin", "secret", "token", "cred", "key", "jwt", "bearer", "otp", "cvv", "cvc", "csc",
                                            "ssn", "mnemonic", "number", "num", "no", "nr", "code", "phrase", "session"]
+
+    /// `sensitiveLetterSequences` as bytes, indexed by their first byte (ASCII).
+    static let sensitiveSequencesByFirstByte: [[[UInt8]]] = {
+        var table = [[[UInt8]]](repeating: [], count: 128)
+        for sequence in sensitiveLetterSequences {
+            let bytes = Array(sequence.utf8)
+            table[Int(bytes[0])].append(bytes)
+        }
+        return table
+    }()
 
     static func convert(_ kind: SecretNaming.Kind) -> SensitiveDataKind {
         switch kind {
