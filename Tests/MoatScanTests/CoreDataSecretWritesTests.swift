@@ -180,6 +180,7 @@ struct ManagedObjectFactsTests {
         facts.adoptions = [TypeAdoption(name: "Member", inherits: ["NSManagedObject"])]
         facts.managedProperties = ["Member.pinCode"]
         facts.sensitiveMemberWrites = [".pinCode", "Member"]
+        facts.valueTypes = ["Draft"]
         let encoded = FactsCoding.encode(facts)
         #expect(FactsCoding.decode(encoded) == facts)
         #expect(FactsCoding.decodeIndex(encoded)?.sensitiveMemberWrites == [".pinCode", "Member"])
@@ -201,5 +202,52 @@ struct ManagedObjectFactsTests {
         #expect(contexts[2]?.managedObjects.map(\.name).sorted() == ["Card", "Member"])
         #expect(contexts[2]?.managedObjects.first { $0.name == "Card" }?.modelAttributes.first?.location.line == 4)
         #expect(contexts[2]?.managedProperties == ["pinCode"])
+        // A name another module declares as a struct is ambiguous (WooCommerce: `struct Product` in
+        // Networking, `Product: NSManagedObject` in Storage): no managed object, even from a model.
+        var networking = DataflowFacts()
+        networking.valueTypes = ["Card", "Member"]
+        let ambiguous = CrossFileLinker(facts: [model, properties, writer, networking], paths: ["A.swift", "B.swift", "C.swift", "D.swift"],
+                                        modelTypes: [card]).contexts()
+        #expect(ambiguous[2]?.managedObjects.isEmpty ?? true)
+        #expect(ambiguous[2]?.managedProperties == ["pinCode"])
+    }
+}
+
+/// Corpus shapes that must stay quiet (WooCommerce): a Keychain property, a view model's struct, a struct of
+/// another module that has a managed-object namesake.
+struct ManagedObjectPrecisionTests {
+    @Test func propertiesStructsAndNamesakesAreNoManagedObjects() throws {
+        let tree = try TemporaryTree([
+            "Storage/Product.swift": """
+            import CoreData
+            public class Product: NSManagedObject {}
+            extension Product {
+                @NSManaged public var password: String?
+            }
+            """,
+            "Networking/Product.swift": """
+            public struct Product: Codable {
+                public var password: String?
+                mutating func update(password: String) { self.password = password }
+            }
+            """,
+            "App/PasswordStorage.swift": """
+            import CoreData
+            import KeychainAccess
+            final class PasswordStorage {
+                private let keychain: Keychain = Keychain(service: "app")
+                func save(password: String) { keychain.password = password }
+            }
+            """,
+            "App/SettingsViewModel.swift": """
+            final class SettingsViewModel {
+                var settings: ProductSettings
+                init(settings: ProductSettings) { self.settings = settings }
+                func apply(password: String) { self.settings.password = password }
+            }
+            """,
+        ])
+        defer { tree.remove() }
+        #expect(CoreDataSecretWritesTests.rows(try tree.scan().findings).isEmpty)
     }
 }

@@ -208,6 +208,9 @@ public struct DataflowFacts: Sendable, Hashable, Codable {
     public var sensitiveMemberWrites: [String] = []
     /// XML documents from outside this file parses with a delegate of a named type.
     public var xmlDelegates: [XMLDelegateUse] = []
+    /// Structs, enums, actors and protocols declared here (`ManagedObjectFacts.valueTypes`): a class name
+    /// another module also uses for a value type is ambiguous, and no managed object.
+    public var valueTypes: [String] = []
 
     public init() {}
 }

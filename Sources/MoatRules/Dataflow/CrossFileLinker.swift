@@ -172,20 +172,33 @@ public struct CrossFileLinker {
                 properties.insert(String(property[property.index(after: dot)...]))
             }
         }
-        var known = Set(ManagedObjects.baseClasses).union(types.keys)
+        // A name some file declares as a struct, enum, actor or protocol is ambiguous: no managed object.
+        let valueTypes = Set(facts.flatMap { $0?.valueTypes ?? [] })
+        var known = Set(ManagedObjects.baseClasses).union(types.keys).subtracting(valueTypes)
         var changed = true
         while changed {
             changed = false
-            for (name, supers) in inherits where !known.contains(name) && !supers.isDisjoint(with: known) {
+            for (name, supers) in inherits where !known.contains(name) && !valueTypes.contains(name) && !supers.isDisjoint(with: known) {
                 known.insert(name)
-                types[name] = ManagedObjectType(name: name)
+                if types[name] == nil { types[name] = ManagedObjectType(name: name) }
                 changed = true
             }
         }
+        for name in valueTypes { types[name] = nil }
         for index in writers {
             guard let writes = facts[index]?.sensitiveMemberWrites else { continue }
-            // A class of the file itself is known there; only what a model says about it is news.
-            let own = Set(facts[index]?.adoptions.map(\.name) ?? [])
+            // A class the file derives from NSManagedObject by itself is known there; only what a model
+            // says about it is news.
+            var own = Set(ManagedObjects.baseClasses)
+            let adoptions = facts[index]?.adoptions ?? []
+            var grew = true
+            while grew {
+                grew = false
+                for adoption in adoptions where !own.contains(adoption.name) && adoption.inherits.contains(where: own.contains) {
+                    own.insert(adoption.name)
+                    grew = true
+                }
+            }
             var found: [ManagedObjectType] = []
             var foundProperties: [String] = []
             for write in writes {
@@ -242,6 +255,7 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
     public var sensitiveMemberWrites: [String] = []
     /// XML documents parsed with a delegate of a named type: small, and needed for every file.
     public var xmlDelegates: [XMLDelegateUse] = []
+    public var valueTypes: [String] = []
 
     public init(functionNames: [String], summarizedNames: [String], calledNames: [String], outgoingNames: [String],
                 taintedCalls: [String], javaScriptProtocols: [JavaScriptProtocolFact], adoptions: [TypeAdoption],
@@ -271,6 +285,7 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
         managedProperties = facts.managedProperties
         sensitiveMemberWrites = facts.sensitiveMemberWrites
         xmlDelegates = facts.xmlDelegates
+        valueTypes = facts.valueTypes
     }
 }
 
@@ -289,6 +304,7 @@ extension DataflowFacts {
         managedProperties = index.managedProperties
         sensitiveMemberWrites = index.sensitiveMemberWrites
         xmlDelegates = index.xmlDelegates
+        valueTypes = index.valueTypes
     }
 }
 

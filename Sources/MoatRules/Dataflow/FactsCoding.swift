@@ -5,12 +5,12 @@ import MoatCore
 // more than the rest of storing an entry) are not used. Reading is bounds-checked: a truncated or
 // corrupt form gives nil, never a crash.
 //
-// Layout: "MDF6", the index (the names the linker needs for every file), then the rest of the facts.
+// Layout: "MDF7", the index (the names the linker needs for every file), then the rest of the facts.
 // Integers are LEB128 (zigzag for signed values), strings are a length and UTF-8 bytes, lists a count and
 // their elements, optionals a 0/1 byte then the value.
 
 public enum FactsCoding {
-    static let magic: [UInt8] = Array("MDF6".utf8)
+    static let magic: [UInt8] = Array("MDF7".utf8)
 
     public static func encode(_ facts: DataflowFacts) -> [UInt8] {
         var writer = FactsWriter()
@@ -184,6 +184,7 @@ struct FactsWriter {
             writer.taint(use.document)
             writer.location(use.location)
         }
+        strings(value.valueTypes)
     }
 }
 
@@ -333,6 +334,7 @@ struct FactsReader {
         index.managedProperties = try strings()
         index.sensitiveMemberWrites = try strings()
         index.xmlDelegates = try list { XMLDelegateUse(type: try $0.string(), document: try $0.taint(), location: try $0.location()) }
+        index.valueTypes = try strings()
         return index
     }
 }

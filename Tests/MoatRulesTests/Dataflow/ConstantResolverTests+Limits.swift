@@ -176,6 +176,9 @@ extension ConstantResolverTests {
         func configure(_ configuration: URLSessionConfiguration, maximum: tls_protocol_version_t) {
             configuration.tlsMaximumSupportedProtocolVersion = maximum
         }
+        struct Box {
+            init(key: Data) { _ = SymmetricKey(data: key) }
+        }
         """, name: "CryptoHelper.swift"))
         var sink = FindingSink(rule: HardcodedCryptoKeyRule.description)
         HardcodedCryptoKeyRule().check(unit, &sink)
@@ -185,7 +188,7 @@ extension ConstantResolverTests {
         #expect(facts.constantSinks.map { "\($0.function.owner ?? "-").\($0.function.fullName)#\($0.parameter) \($0.role) \($0.api) @\($0.location.line) \($0.steps.map(\.location.line))" } == [
             "CryptoHelper.encrypt(_:key:)#1 key SymmetricKey(data:) @4 [3]", "-.configure(_:maximum:)#1 TLS version tlsMaximumSupportedProtocolVersion @9 []",
         ])
-        // The facts coding carries them, in the index.
+        // `hidden` is private; `Box.init` is called by its type's name. The facts coding carries them, in the index.
         let encoded = FactsCoding.encode(facts)
         #expect(FactsCoding.decode(encoded) == facts)
         #expect(FactsCoding.decodeIndex(encoded)?.constantSinks == facts.constantSinks)

@@ -19,7 +19,7 @@ extension FunctionInterpreter {
             if let path = expression.accessPath, let stored = state.vars[path] { return named.map { stored.merging([$0]) } ?? stored }
             guard let base else { return [] }
             var taints = eval(base, &state)
-            if named == nil, base.nameChain.contains(where: { engine.sensitiveKind(of: $0, type: nil) == .credential }) {
+            if named == nil, engine.gates.namesMaySecrets, base.nameChain.contains(where: { engine.sensitiveKind(of: $0, type: nil) == .credential }) {
                 // `credentials.userId`, `credentials.wpcom?.siteURL`: a member (at any depth) of a record named for
                 // credentials is not a secret by the record's name; only a member named as a secret is.
                 // The record's name taint may come from here, or from a caller that passes a value so named

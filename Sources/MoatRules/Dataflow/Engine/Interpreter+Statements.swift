@@ -337,16 +337,25 @@ extension FunctionInterpreter {
         guard active.contains(where: { $0.flow == nil || $0.flow == .sensitive }) else { return }
         // Only a real secret makes the receiver worth telling other files about.
         let notes = active.contains { $0.flow == .sensitive && $0.source != nil } && engine.sensitiveMemberWrites.count < ManagedObjects.maximumNotedWrites
+        // The receiver's class: `self`'s, a local's or parameter's declared or inferred type, a property's
+        // declared type (`keychain.password = x` on a `Keychain` property is no Core Data write).
         var typeName: String?
         var typeKnown = false
+        var declared: String?
         if case .identifier(let root) = base.unwrapped.kind {
             if root == SensitiveSources.selfName {
                 typeName = ownerName
                 typeKnown = ownerName != nil
-            } else if let declared = state.types[root] {
-                typeName = ManagedObjects.className(ofType: declared)
-                typeKnown = true
+            } else {
+                declared = state.types[root] ?? ownerName.flatMap { engine.propertyTypes[$0]?[root] }
             }
+        } else if let path = base.accessPath, let ownerName, path.hasPrefix(SensitiveSources.selfName + "."),
+                  !path.dropFirst(SensitiveSources.selfName.count + 1).contains(".") {
+            declared = engine.propertyTypes[ownerName]?[String(path.dropFirst(SensitiveSources.selfName.count + 1))]
+        }
+        if let declared {
+            typeName = ManagedObjects.className(ofType: declared)
+            typeKnown = true
         }
         let facts = engine.managedObjects
         if typeKnown {
@@ -354,6 +363,9 @@ extension FunctionInterpreter {
             if notes { engine.sensitiveMemberWrites.insert(typeName) }
             guard facts.types[typeName] != nil else { return }
         } else {
+            // Without the receiver's class, an `@NSManaged` property of that name is evidence only when the
+            // property itself is named for a secret (`found.pinCode = pin`, not `field.text = password`).
+            guard !ManagedObjects.modules.isDisjoint(with: file.imports), engine.sensitiveKind(of: name, type: nil) != nil else { return }
             if notes { engine.sensitiveMemberWrites.insert("." + name) }
             guard facts.properties.contains(name) else { return }
         }

@@ -157,6 +157,11 @@ enum ManagedObjects {
                                         roles: [(.value, .index(0))], kinds: [.sensitive], isSetter: true)
     /// Receivers of sensitive member writes a file notes for the linker, at most.
     static let maximumNotedWrites = 64
+    /// Structs, enums, actors and protocols a file declares that it tells the linker about, at most.
+    static let maximumValueTypes = 128
+    /// A receiver of unknown type is judged by an `@NSManaged` property name only in a file that imports one
+    /// of these (a view model's `settings.password = password` is not a Core Data write).
+    static let modules: Set<String> = ["CoreData"]
 
     /// The class a flow into `attributeSet` names, if any.
     static func className(ofFlowAPI api: String) -> String? {
@@ -181,6 +186,9 @@ struct ManagedObjectFacts {
     var properties = Set<String>()
     /// This file's `@NSManaged` properties, `Owner.property`, for other files.
     var declared: [String] = []
+    /// Structs, enums, actors and protocols declared here: a name another module uses for a managed object
+    /// (WooCommerce's `struct Product` in Networking, `class Product: NSManagedObject` in Storage) is not one.
+    var valueTypes: [String] = []
 
     init(file: CodeFile, context: DataflowContext?) {
         for type in context?.managedObjects ?? [] { types[type.name] = type }
@@ -193,15 +201,28 @@ struct ManagedObjectFacts {
                 if types[type.name] == nil { types[type.name] = ManagedObjectType(name: type.name) }
             }
         }
+        // A class declared here is a managed object only through its own superclass chain; a value type never.
+        var valueTypes = Set<String>()
+        var localClasses = Set<String>()
+        for type in all {
+            switch type.kind {
+            case .struct, .enum, .actor, .protocol, .objcProtocol: valueTypes.insert(type.name)
+            case .class: localClasses.insert(type.name)
+            case .objcInterface where !type.inherits.isEmpty: localClasses.insert(type.name)
+            default: break
+            }
+        }
+        for name in valueTypes.union(localClasses) where !declared.contains(where: { $0.hasPrefix(name + ".") }) { types[name] = nil }
         var known = Set(ManagedObjects.baseClasses).union(types.keys)
         var changed = true
         while changed {
             changed = false
-            for type in all where !known.contains(type.name) && type.inherits.contains(where: known.contains) {
+            for type in all where !known.contains(type.name) && !valueTypes.contains(type.name) && type.inherits.contains(where: known.contains) {
                 known.insert(type.name)
-                types[type.name] = ManagedObjectType(name: type.name)
+                types[type.name] = context?.managedObjects.first { $0.name == type.name } ?? ManagedObjectType(name: type.name)
                 changed = true
             }
         }
+        self.valueTypes = Array(valueTypes.sorted().prefix(ManagedObjects.maximumValueTypes))
     }
 }
