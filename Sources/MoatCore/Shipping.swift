@@ -7,7 +7,7 @@
 ///   files, `Preview Content/` (see there for the exact names);
 /// - **by project**: files that only test targets of an Xcode project compile (`AppModel`), and template
 ///   or demo copies (`-demo`, `.example`, `-sample`, `-template` names) that no target of the project
-///   around them compiles;
+///   around them compiles, and what only an application target Xcode never archives uses (`SKIP_INSTALL`);
 /// - **by region of a source file** (`NonShippingRegion`, computed with the file's summary): `#if DEBUG`
 ///   and simulator-only `#if` clauses (Swift and C-family; the `#else` of `#if DEBUG` ships), SwiftUI
 ///   `PreviewProvider` types, and `if … == .debug { … }` branches of a build-configuration check.
@@ -21,6 +21,10 @@ public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable
     /// A template or demo copy no target compiles (`SPCredentials-demo.swift` beside the `SPCredentials.swift`
     /// a setup script writes): decided with the Xcode projects (`AppModel.uncompiledTemplatePaths`).
     case notCompiled = "not-compiled"
+    /// Code and configuration of an application target Xcode never archives (`SKIP_INSTALL = YES` in every
+    /// release configuration, embedded by no other target): a showcase or UI-test host app
+    /// (`AppModel.neverArchivedOnlyPaths`, and what app rules report about such a target).
+    case notArchived = "not-archived"
 
     /// Plural label for the text report's count line ("tests 12, previews 3, debug-only 2").
     public var countLabel: String {
@@ -32,6 +36,7 @@ public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable
         case .debugOnly: return "debug-only"
         case .simulatorOnly: return "simulator-only"
         case .notCompiled: return "not compiled"
+        case .notArchived: return "never archived"
         }
     }
 
@@ -45,6 +50,7 @@ public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable
         case .debugOnly: return "debug-only code"
         case .simulatorOnly: return "simulator-only code"
         case .notCompiled: return "template no target compiles"
+        case .notArchived: return "app target never archived"
         }
     }
 

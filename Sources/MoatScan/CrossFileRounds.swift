@@ -24,7 +24,9 @@ struct CrossFileRounds {
     /// Replaces the outcomes of the files analyzed again.
     mutating func run(_ outcomes: inout [FileOutcome]) {
         for _ in 0..<Self.limit {
-            let contexts = CrossFileLinker(facts: facts(outcomes), paths: files.map(\.path)).contexts()
+            let names = outcomes.map { $0.source?.summary.referencedNames }
+            let contexts = CrossFileLinker(facts: facts(outcomes), paths: files.map(\.path),
+                                           mentions: { index, name in names[index]?[name] != nil }).contexts()
             let changed = outcomes.indices.filter { contexts[$0] != outcomes[$0].source?.context }
             if changed.isEmpty { break }
             let roundStart = DispatchTime.now().uptimeNanoseconds

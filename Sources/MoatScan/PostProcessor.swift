@@ -24,6 +24,7 @@ public struct NonShippingMap: Sendable {
         }
         for path in app?.testTargetOnlyPaths ?? [] where paths[path] == nil { paths[path] = .test }
         for path in app?.uncompiledTemplatePaths ?? [] where paths[path] == nil { paths[path] = .notCompiled }
+        for path in app?.neverArchivedOnlyPaths ?? [] where paths[path] == nil { paths[path] = .notArchived }
     }
 
     public func reason(for location: Location) -> NonShippingReason? {

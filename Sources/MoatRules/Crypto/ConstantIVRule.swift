@@ -76,6 +76,75 @@ public struct ConstantIVRule: SourceRule {
                                      CCPseudoRandomAlgorithm(kCCPRFHmacAlgSHA256), 100_000, &derived, derived.count)
             }
             """, note: "A nonce CryptoKit generates, IVs filled by SecRandomCopyBytes or element by element, a salt passed in."),
+            .triggering("Cipher.c", """
+            #define AES_IV ↓"fedcba9876543210"
+            int encrypt(const uint8_t *key, const uint8_t *input, size_t length, uint8_t *output, size_t capacity, size_t *moved) {
+                return CCCrypt(kCCEncrypt, kCCAlgorithmAES, kCCOptionPKCS7Padding, key, kCCKeySizeAES128, AES_IV,
+                               input, length, output, capacity, moved);
+            }
+            int encryptWithZeroIV(const uint8_t *key, const uint8_t *input, size_t length, uint8_t *output, size_t capacity, size_t *moved) {
+                uint8_t iv[kCCBlockSizeAES128] = ↓{0};
+                return CCCrypt(kCCEncrypt, kCCAlgorithmAES, kCCOptionPKCS7Padding, key, kCCKeySizeAES128, iv,
+                               input, length, output, capacity, moved);
+            }
+            int derive(const char *password, uint8_t *derived, size_t length) {
+                char salt[] = ↓"pepper-and-salt!";
+                return CCKeyDerivationPBKDF(kCCPBKDF2, password, strlen(password), (const uint8_t *)salt, sizeof(salt) - 1,
+                                            kCCPRFHmacAlgSHA256, 100000, derived, length);
+            }
+            """, note: "An IV in a `#define`, a C array of zeroes, a salt in a C string array."),
+            .nonTriggering("Cipher.c", """
+            #define IV_LENGTH 16
+            int encrypt(const uint8_t *key, const uint8_t *input, size_t length, uint8_t *output, size_t capacity, size_t *moved) {
+                uint8_t iv[IV_LENGTH] = {0};
+                if (SecRandomCopyBytes(kSecRandomDefault, sizeof(iv), iv) != 0) { return -1; }
+                return CCCrypt(kCCEncrypt, kCCAlgorithmAES, kCCOptionPKCS7Padding, key, kCCKeySizeAES128, iv,
+                               input, length, output, capacity, moved);
+            }
+            int derive(const char *password, uint8_t *derived, size_t length) {
+                uint8_t salt[16] = {0};
+                CCRandomGenerateBytes(salt, sizeof(salt));
+                return CCKeyDerivationPBKDF(kCCPBKDF2, password, strlen(password), salt, sizeof(salt),
+                                            kCCPRFHmacAlgSHA256, 100000, derived, length);
+            }
+            """, note: "C arrays filled by `SecRandomCopyBytes` and `CCRandomGenerateBytes` before use."),
+            RuleExample(files: [
+                ExampleFile(name: "FileSealer.swift", content: """
+                import CommonCrypto
+                enum FileSealer {
+                    static func seal(_ input: [UInt8], key: [UInt8], iv: [UInt8], output: inout [UInt8]) {
+                        var moved = 0
+                        CCCrypt(CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES), CCOptions(kCCOptionPKCS7Padding), key, key.count,
+                                iv, input, input.count, &output, output.count, &moved)
+                    }
+                }
+                """),
+                ExampleFile(name: "Exporter.swift", content: """
+                let exportIV = Array(↓"0011223344556677".utf8)
+                func export(_ input: [UInt8], key: [UInt8], into output: inout [UInt8]) {
+                    FileSealer.seal(input, key: key, iv: exportIV, output: &output)
+                }
+                """),
+            ], triggers: true, note: "A constant IV passed to a helper of another file."),
+            RuleExample(files: [
+                ExampleFile(name: "FileSealer.swift", content: """
+                import CommonCrypto
+                enum FileSealer {
+                    static func seal(_ input: [UInt8], key: [UInt8], iv: [UInt8], output: inout [UInt8]) {
+                        var moved = 0
+                        CCCrypt(CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES), CCOptions(kCCOptionPKCS7Padding), key, key.count,
+                                iv, input, input.count, &output, output.count, &moved)
+                    }
+                }
+                """),
+                ExampleFile(name: "Exporter.swift", content: """
+                func export(_ input: [UInt8], key: [UInt8], into output: inout [UInt8]) {
+                    var iv = [UInt8](repeating: 0, count: 16)
+                    _ = SecRandomCopyBytes(kSecRandomDefault, iv.count, &iv)
+                    FileSealer.seal(input, key: key, iv: iv, output: &output)
+                }
+                """),
+            ], triggers: false, note: "The caller passes a random IV."),
             .triggering("Cipher.m", """
             static NSString *const kSalt = ↓@"0123456789abcdef";
             - (NSData *)deriveFrom:(NSString *)password {
@@ -96,9 +165,7 @@ public struct ConstantIVRule: SourceRule {
             let why = site.role == .salt
                 ? "the same salt for every password lets one precomputed dictionary attack them all. Generate a random salt per password and store it with the result."
                 : "\(site.role == .iv ? "an IV" : "a nonce") must differ for every message under one key. Generate a fresh one for each encryption (`SecRandomCopyBytes`, `AES.GCM.Nonce()`)."
-            let message = site.external == nil
-                ? "A literal is used as the \(site.role.rawValue) of `\(site.api)`: \(why)"
-                : "The \(site.role.rawValue) of `\(site.api)` is a literal written in \(site.external!.location.shortDescription): \(why)"
+            let message = "\(site.subject): \(why)"
             CryptoConstantSites.report(site, message: message, in: unit.code, &sink)
         }
     }

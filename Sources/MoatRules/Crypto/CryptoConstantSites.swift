@@ -27,6 +27,25 @@ enum CryptoConstantSites {
         var value: String
         /// The way from the use to the literal, nearest first.
         var steps: [ConstantResolver.Step]
+        /// The parameter of another file's function the literal is passed to (`use` is then the argument
+        /// at the call, `api` the sink in that function).
+        var via: ParameterSink?
+        /// The call that passes it (with `via`).
+        var call: Expression?
+
+        /// The finding's subject: what the literal is, where it goes.
+        var subject: String {
+            switch (via, external) {
+            case (let via?, let external?):
+                return "A literal written in \(external.location.shortDescription) is passed to \(via.functionDescription), which uses it as the \(role.rawValue) of `\(api)`"
+            case (let via?, nil):
+                return "A literal is passed to \(via.functionDescription), which uses it as the \(role.rawValue) of `\(api)`"
+            case (nil, let external?):
+                return "The \(role.rawValue) of `\(api)` is a literal written in \(external.location.shortDescription)"
+            case (nil, nil):
+                return "A literal is used as the \(role.rawValue) of `\(api)`"
+            }
+        }
     }
 
     /// The names the sites are found by (calls by base name, Objective-C selectors by their first part,
@@ -42,6 +61,7 @@ enum CryptoConstantSites {
 
     static func isRelevant(_ unit: SourceUnit) -> Bool {
         unit.names.containsAny(requiredNames) || unit.names.containsAnywhere(["kSecValueData"])
+            || unit.context?.constantSinks.contains { Role(rawValue: $0.role) != nil } == true
     }
 
     /// Every constant used as a key, password, IV, nonce or salt in the file (one site per literal).
@@ -50,8 +70,10 @@ enum CryptoConstantSites {
         var result: [Site] = []
         var seen = Set<ObjectIdentifier>()
         var seenExternal = Set<String>()
-        func add(_ argument: Expression, _ api: String, _ role: Role, _ context: WalkContext) {
-            for site in constantSites(argument, api, role, context, unit) {
+        func add(_ argument: Expression, _ api: String, _ role: Role, _ context: WalkContext, via: LinkedCall? = nil) {
+            for var site in constantSites(argument, api, role, context, unit, exportsParameters: via == nil) {
+                site.via = via?.sink
+                site.call = via?.call
                 if let literal = site.literal {
                     guard seen.insert(ObjectIdentifier(literal)).inserted else { continue }
                 } else {
@@ -129,6 +151,11 @@ enum CryptoConstantSites {
                 add(write.value, "Realm encryptionKey", .key, write.context)
             }
         }
+        // Literals passed to a parameter of another file's function that reaches one of these APIs.
+        for linked in unit.constants.linkedCalls() {
+            guard let role = Role(rawValue: linked.sink.role) else { continue }
+            add(linked.argument, linked.sink.api, role, linked.context, via: linked)
+        }
         return result
     }
 
@@ -146,12 +173,24 @@ enum CryptoConstantSites {
 
     /// The literals an argument is made of, with the way to each: names are followed by the resolver,
     /// byte conversions (`Data(x)`, `x.utf8`, `x.data(using:)`) are looked through.
-    static func constantSites(_ argument: Expression, _ api: String, _ role: Role, _ context: WalkContext, _ unit: SourceUnit) -> [Site] {
+    /// A parameter the argument is (of a function other files may call) is noted as a `ParameterSink`
+    /// when `exportsParameters`.
+    static func constantSites(_ argument: Expression, _ api: String, _ role: Role, _ context: WalkContext, _ unit: SourceUnit,
+                              exportsParameters: Bool = true) -> [Site] {
         var sites: [Site] = []
+        let cFamily = unit.code.language.isCFamily
         func collect(_ expression: Expression, _ context: WalkContext, _ steps: [ConstantResolver.Step], depth: Int) {
             guard depth < 6 else { return }
             for origin in unit.constants.origins(of: expression, in: context) {
                 let steps = steps + origin.steps
+                if origin.parameter != nil {
+                    if exportsParameters {
+                        var full = origin
+                        full.steps = steps
+                        unit.constants.noteParameterSink(full, role: role.rawValue, api: api, at: argument.range)
+                    }
+                    continue
+                }
                 if let external = origin.external {
                     switch external.value {
                     case .text(let text) where !SecretNaming.isPlaceholder(text):
@@ -164,7 +203,7 @@ enum CryptoConstantSites {
                     continue
                 }
                 guard let value = origin.value else { continue }
-                if let (constant, literal) = ConstantValue.of(value, symbols: []) {
+                if let (constant, literal) = ConstantValue.of(value, symbols: [], cFamily: cFamily) {
                     switch constant {
                     case .text(let text):
                         guard !SecretNaming.isPlaceholder(text) else { continue }
@@ -187,7 +226,19 @@ enum CryptoConstantSites {
 
     /// Reports a site: at the literal when it is in this file, else at the use, with the way between them.
     static func report(_ site: Site, message: String, in file: CodeFile, _ sink: inout FindingSink) {
-        let steps = site.steps.map { RelatedLocation(location: $0.location, message: $0.message) }
+        var steps = site.steps.map { RelatedLocation(location: $0.location, message: $0.message) }
+        if let via = site.via, let call = site.call {
+            // The sink in the other file and the way to its parameter, then the call here and the way to the literal.
+            steps = via.related + [FindingSink.related("passed to `\(via.function.fullName)` here", in: file, at: call.range)] + steps
+            if let external = site.external {
+                sink.report(message, in: file, at: site.use.range, related: steps + [RelatedLocation(location: external.location.asLocation, message: "the constant is written here")],
+                            evidence: Redaction.redact(file.line(site.use.range.start.line).trimmed(of: " \t"), masking: [site.value]))
+            } else if let literal = site.literal {
+                sink.report(message, in: file, at: literal.range, related: steps,
+                            evidence: Redaction.redact(file.line(literal.range.start.line).trimmed(of: " \t"), masking: [site.value]))
+            }
+            return
+        }
         if let external = site.external {
             let related = steps + [RelatedLocation(location: external.location.asLocation, message: "the constant is written here")]
             sink.report(message, in: file, at: site.use.range, related: related,

@@ -108,6 +108,106 @@ public struct HardcodedCryptoKeyRule: SourceRule {
                 }
                 """),
             ], triggers: false, note: "A random Realm key; a public key written in the source (normal for verifying signatures)."),
+            RuleExample(files: [
+                ExampleFile(name: "CryptoHelper.swift", content: """
+                import CryptoKit
+                enum CryptoHelper {
+                    static func encrypt(_ data: Data, key: String) throws -> Data? {
+                        let keyData = key.data(using: .utf8)!
+                        return try AES.GCM.seal(data, using: SymmetricKey(data: keyData)).combined
+                    }
+                }
+                """),
+                ExampleFile(name: "Uploader.swift", content: """
+                func upload(_ report: Data) throws {
+                    let sealed = try CryptoHelper.encrypt(report, key: ↓"0123456789abcdef0123456789abcdef")
+                    send(sealed)
+                }
+                """),
+            ], triggers: true, note: "A literal passed to a helper of another file that makes it a key: reported in the caller, with the helper's use as related location."),
+            RuleExample(files: [
+                ExampleFile(name: "CryptoHelper.swift", content: """
+                import CryptoKit
+                enum CryptoHelper {
+                    static func encrypt(_ data: Data, key: String) throws -> Data? {
+                        let keyData = key.data(using: .utf8)!
+                        return try AES.GCM.seal(data, using: SymmetricKey(data: keyData)).combined
+                    }
+                }
+                """),
+                ExampleFile(name: "Uploader.swift", content: """
+                func upload(_ report: Data, keychain: Keychain) throws {
+                    guard let stored = keychain.string(forKey: "report-key") else { return }
+                    let sealed = try CryptoHelper.encrypt(report, key: stored)
+                    send(sealed)
+                }
+                """),
+            ], triggers: false, note: "The helper's callers pass a key read from the Keychain."),
+            .triggering("Cipher.m", """
+            #define kEncryptionKey ↓@"0123456789abcdef"
+            static const unsigned char kMacKey[] = ↓{ 0x3a, 0x91, 0x0c, 0x55, 0xe2, 0x17, 0x6b, 0xd4, 0x08, 0x9f };
+            - (NSData *)encrypt:(NSData *)data {
+                NSMutableData *output = [NSMutableData dataWithLength:data.length + kCCBlockSizeAES128];
+                size_t moved = 0;
+                CCCrypt(kCCEncrypt, kCCAlgorithmAES, kCCOptionPKCS7Padding, [kEncryptionKey UTF8String], kCCKeySizeAES128, NULL,
+                        data.bytes, data.length, output.mutableBytes, output.length, &moved);
+                return output;
+            }
+            - (void)sign:(NSData *)message into:(unsigned char *)mac {
+                CCHmac(kCCHmacAlgSHA256, kMacKey, sizeof(kMacKey), message.bytes, message.length, mac);
+            }
+            """, note: "A key in a `#define` and in a C array."),
+            RuleExample(files: [
+                ExampleFile(name: "Keys.h", content: """
+                #define kStoreKey @"s3cr3t-st0re-k3y-0123456789abcdef"
+                """),
+                ExampleFile(name: "Store.m", content: """
+                #import "Keys.h"
+                - (RLMRealm *)openStore {
+                    RLMRealmConfiguration *config = [RLMRealmConfiguration defaultConfiguration];
+                    [config setEncryptionKey:↓[kStoreKey dataUsingEncoding:NSUTF8StringEncoding]];
+                    return [RLMRealm realmWithConfiguration:config error:nil];
+                }
+                """),
+            ], triggers: true, note: "A `#define` of a header the file includes: reported where it is used, with the macro as related location."),
+            .nonTriggering("Cipher.m", """
+            #define kRuntimeKey [KeyStore currentKey]
+            - (NSData *)encrypt:(NSData *)data {
+                unsigned char key[32] = {0};
+                SecRandomCopyBytes(kSecRandomDefault, sizeof(key), key);
+                NSMutableData *output = [NSMutableData dataWithLength:data.length + kCCBlockSizeAES128];
+                size_t moved = 0;
+                CCCrypt(kCCEncrypt, kCCAlgorithmAES, kCCOptionPKCS7Padding, key, kCCKeySizeAES256, NULL,
+                        data.bytes, data.length, output.mutableBytes, output.length, &moved);
+                CCCrypt(kCCEncrypt, kCCAlgorithmAES, kCCOptionPKCS7Padding, [kRuntimeKey bytes], kCCKeySizeAES256, NULL,
+                        data.bytes, data.length, output.mutableBytes, output.length, &moved);
+                return output;
+            }
+            """, note: "A key array filled by `SecRandomCopyBytes`, a `#define` of a call."),
+            .triggering("Vault.swift", """
+            import CryptoKit
+            final class Vault {
+                private var keyData: Data
+                init() {
+                    keyData = Data(↓"vault-master-key-0123456789abcdef".utf8)
+                }
+                func seal(_ data: Data) throws -> Data? {
+                    try AES.GCM.seal(data, using: SymmetricKey(data: keyData)).combined
+                }
+            }
+            """, note: "A `var` property the file sets exactly once, with a literal."),
+            .nonTriggering("Vault.swift", """
+            import CryptoKit
+            final class Vault {
+                private var keyData = Data("placeholder-key-0123456789abcdef".utf8)
+                func unlock(with keychain: Keychain) {
+                    keyData = keychain.data(forKey: "vault") ?? Data()
+                }
+                func seal(_ data: Data) throws -> Data? {
+                    try AES.GCM.seal(data, using: SymmetricKey(data: keyData)).combined
+                }
+            }
+            """, note: "A `var` property set again from the Keychain: not a constant."),
             .nonTriggering("Crypto.swift", """
             import CryptoKit
             let key = SymmetricKey(size: .bits256)
@@ -133,9 +233,7 @@ public struct HardcodedCryptoKeyRule: SourceRule {
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         guard CryptoConstantSites.isRelevant(unit) else { return }
         for site in CryptoConstantSites.sites(in: unit) where site.role.isSecret {
-            let message = site.external == nil
-                ? "A literal is used as the \(site.role.rawValue) of `\(site.api)`: it is the same in every copy of the app and readable from the binary. Generate the key at run time and keep it in the Keychain."
-                : "The \(site.role.rawValue) of `\(site.api)` is a literal written in \(site.external!.location.shortDescription): it is the same in every copy of the app and readable from the binary. Generate the key at run time and keep it in the Keychain."
+            let message = "\(site.subject): it is the same in every copy of the app and readable from the binary. Generate the key at run time and keep it in the Keychain."
             CryptoConstantSites.report(site, message: message, in: unit.code, &sink)
         }
     }

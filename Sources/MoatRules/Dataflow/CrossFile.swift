@@ -199,6 +199,9 @@ public struct DataflowFacts: Sendable, Hashable, Codable {
     /// Names this file's settings rules could not resolve here (`Owner.name` or `name`, see
     /// `ConstantResolver`): the linker gives it the other files' constants of those names.
     public var constantQueries: [String] = []
+    /// Parameters of this file's functions that reach a settings sink (`ParameterSink`): the linker gives
+    /// them to the files that name the function.
+    public var constantSinks: [ParameterSink] = []
     /// XML documents from outside this file parses with a delegate of a named type.
     public var xmlDelegates: [XMLDelegateUse] = []
 
@@ -225,6 +228,8 @@ public struct DataflowContext: Sendable, Hashable, Codable {
     public var javaScriptExports: [JavaScriptProtocolFact] = []
     /// Constants of other files that this file's settings rules asked about.
     public var constants: [ExportedConstant] = []
+    /// Parameters of other files' functions that reach a settings sink, for the functions this file names.
+    public var constantSinks: [ParameterSink] = []
     /// XML documents from outside that other files parse with a delegate of a type implemented here: its
     /// callbacks receive their content.
     public var xmlDocuments: [XMLDelegateUse] = []
@@ -232,7 +237,8 @@ public struct DataflowContext: Sendable, Hashable, Codable {
     public init() {}
 
     public var isEmpty: Bool {
-        functions.isEmpty && seeds.isEmpty && javaScriptExports.isEmpty && constants.isEmpty && xmlDocuments.isEmpty
+        functions.isEmpty && seeds.isEmpty && javaScriptExports.isEmpty && constants.isEmpty && constantSinks.isEmpty
+            && xmlDocuments.isEmpty
     }
 }
 

@@ -14,10 +14,14 @@ public struct CrossFileLinker {
     public let facts: [DataflowFacts?]
     /// The path of each file: places in a file's own facts have an empty path.
     public let paths: [String]
+    /// Whether a file names something (a function's lookup name): the scanner answers from each file's
+    /// `SourceSummary.referencedNames`; nil gives every file's name to every file (tests).
+    public let mentions: (@Sendable (Int, String) -> Bool)?
 
-    public init(facts: [DataflowFacts?], paths: [String]) {
+    public init(facts: [DataflowFacts?], paths: [String], mentions: (@Sendable (Int, String) -> Bool)? = nil) {
         self.facts = facts
         self.paths = paths
+        self.mentions = mentions
     }
 
     /// The context of each file (by index in `facts`); files with nothing to learn get none.
@@ -122,6 +126,23 @@ public struct CrossFileLinker {
                 if !found.isEmpty { contexts[index, default: DataflowContext()].constants = found }
             }
         }
+
+        // Parameters of other files' functions that reach a settings sink, for the files that name the
+        // function (not test code: a test's literal key is no key of the app).
+        var sinks: [String: [(file: Int, sink: ParameterSink)]] = [:]
+        for (index, fileFacts) in facts.enumerated() {
+            for sink in fileFacts?.constantSinks ?? [] { sinks[sink.function.lookupName, default: []].append((index, sink)) }
+        }
+        if !sinks.isEmpty {
+            let names = sinks.keys.sorted()
+            for index in paths.indices where !ShippingScope.isTestPath(paths[index]) {
+                var found: [ParameterSink] = []
+                for name in names where mentions?(index, name) ?? true {
+                    found += sinks[name, default: []].filter { $0.file != index }.map { $0.sink.resolved(paths[$0.file]) }
+                }
+                if !found.isEmpty { contexts[index, default: DataflowContext()].constantSinks = found }
+            }
+        }
         linkXMLDocuments(&contexts)
         return contexts
     }
@@ -158,9 +179,10 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
     public var javaScriptProtocols: [JavaScriptProtocolFact]
     public var adoptions: [TypeAdoption]
     public var implementedTypes: [String]
-    /// The file's constants and constant queries: small, and needed for every file.
+    /// The file's constants, constant queries and parameter sinks: small, and needed for every file.
     public var constants: [ExportedConstant] = []
     public var constantQueries: [String] = []
+    public var constantSinks: [ParameterSink] = []
     /// XML documents parsed with a delegate of a named type: small, and needed for every file.
     public var xmlDelegates: [XMLDelegateUse] = []
 
@@ -188,6 +210,7 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
         implementedTypes = facts.implementedTypes
         constants = facts.constants
         constantQueries = facts.constantQueries
+        constantSinks = facts.constantSinks
         xmlDelegates = facts.xmlDelegates
     }
 }
@@ -203,6 +226,7 @@ extension DataflowFacts {
         implementedTypes = index.implementedTypes
         constants = index.constants
         constantQueries = index.constantQueries
+        constantSinks = index.constantSinks
         xmlDelegates = index.xmlDelegates
     }
 }

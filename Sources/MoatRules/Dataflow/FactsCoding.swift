@@ -5,12 +5,12 @@ import MoatCore
 // more than the rest of storing an entry) are not used. Reading is bounds-checked: a truncated or
 // corrupt form gives nil, never a crash.
 //
-// Layout: "MDF4", the index (the names the linker needs for every file), then the rest of the facts.
+// Layout: "MDF5", the index (the names the linker needs for every file), then the rest of the facts.
 // Integers are LEB128 (zigzag for signed values), strings are a length and UTF-8 bytes, lists a count and
 // their elements, optionals a 0/1 byte then the value.
 
 public enum FactsCoding {
-    static let magic: [UInt8] = Array("MDF4".utf8)
+    static let magic: [UInt8] = Array("MDF5".utf8)
 
     public static func encode(_ facts: DataflowFacts) -> [UInt8] {
         var writer = FactsWriter()
@@ -166,6 +166,17 @@ struct FactsWriter {
             writer.location(constant.location)
         }
         strings(value.constantQueries)
+        list(value.constantSinks) { writer, sink in
+            writer.signature(sink.function)
+            writer.int(sink.parameter)
+            writer.string(sink.role)
+            writer.string(sink.api)
+            writer.location(sink.location)
+            writer.list(sink.steps) { writer, step in
+                writer.location(step.location)
+                writer.string(step.message)
+            }
+        }
         list(value.xmlDelegates) { writer, use in
             writer.string(use.type)
             writer.taint(use.document)
@@ -312,6 +323,11 @@ struct FactsReader {
             return ExportedConstant(owner: owner, name: name, value: value, location: try reader.location())
         }
         index.constantQueries = try strings()
+        index.constantSinks = try list { reader in
+            ParameterSink(function: try reader.signature(), parameter: try reader.int(), role: try reader.string(), api: try reader.string(),
+                          location: try reader.location(),
+                          steps: try reader.list { PortableStep(location: try $0.location(), message: try $0.string()) })
+        }
         index.xmlDelegates = try list { XMLDelegateUse(type: try $0.string(), document: try $0.taint(), location: try $0.location()) }
         return index
     }

@@ -150,6 +150,12 @@ public struct AppUnit: Sendable {
 
     /// True without an Xcode project.
     public var isLoose: Bool { project == nil }
+    /// An application target Xcode never puts into an archive (`ProjectMembership.isNeverArchived`): a
+    /// showcase or UI-test host app. What is reported about it does not ship.
+    public var isNeverArchived: Bool {
+        guard let target, let project else { return false }
+        return ProjectMembership.isNeverArchived(target, in: project)
+    }
     public var isExtension: Bool { target?.isExtension ?? false }
 
     /// Whether this is known to be an app bundle: an app/extension target, or loose files with an Info.plist.
@@ -547,6 +553,29 @@ extension AppModel {
         }
     }
 
+    /// Files that only application targets Xcode never archives compile or use (their code, Info.plist,
+    /// entitlements), and no shipping target: a showcase app's own screens (`ProjectMembership.isNeverArchived`).
+    public var neverArchivedOnlyPaths: [String] {
+        let neverArchived = units.filter(\.isNeverArchived)
+        guard !neverArchived.isEmpty else { return [] }
+        let membership = projects.map(ProjectMembership.init)
+        var usedElsewhere = Set<String>()
+        for unit in units where !unit.isNeverArchived {
+            usedElsewhere.formUnion(unit.infoPlists.map(\.path))
+            usedElsewhere.formUnion(unit.entitlementsDocuments.map(\.path))
+        }
+        var seen = Set<String>()
+        var result: [String] = []
+        for unit in neverArchived {
+            for path in unit.sources.map(\.path) + unit.infoPlists.map(\.path) + unit.entitlementsDocuments.map(\.path) {
+                guard seen.insert(path).inserted, !usedElsewhere.contains(path),
+                      !membership.contains(where: { $0.targets(of: path) == .shipping }) else { continue }
+                result.append(path)
+            }
+        }
+        return result
+    }
+
     /// Source files named as a template or demo copy (`SPCredentials-demo.swift`, `Secrets.example.swift`,
     /// `Keys-sample.m`) that sit in the folder of an Xcode project and that no target of any project
     /// compiles: the targets compile the file a setup script copies them to, so the copy kept in the
@@ -591,13 +620,33 @@ extension AppModel {
 
 /// Which targets of a project reference a file, computed once per project (sets, not a scan per file).
 struct ProjectMembership {
-    enum Targets: Equatable { case none, testsOnly, shipping }
+    /// `neverArchived`: only application targets Xcode never archives (and maybe tests) reference the file.
+    enum Targets: Equatable { case none, testsOnly, neverArchived, shipping }
+
+    /// Whether Xcode never puts this target into an archive: an application (not an extension, App Clip or
+    /// watch app) whose every release configuration sets `SKIP_INSTALL = YES` — the Archive action installs
+    /// only products with `SKIP_INSTALL = NO`, so nothing of it can be uploaded — and that no other target
+    /// depends on (a target that embeds it would ship it). Element's RiotSwiftUI, the app that renders
+    /// screens for UI tests, sets it in its `.xcconfig`; a shipping app never does.
+    static func isNeverArchived(_ target: XcodeTarget, in project: XcodeProject) -> Bool {
+        guard target.productType == "com.apple.product-type.application" else { return false }
+        guard !project.targets.contains(where: { $0.id != target.id && $0.dependencyTargetIds.contains(target.id) }) else { return false }
+        let names = target.configurations.map(\.name)
+        let release = names.filter { !$0.lowercased().contains("debug") }
+        guard !release.isEmpty else { return false }
+        return release.allSatisfy { name in
+            guard let value = project.resolvedSettings(of: target, configuration: name)["SKIP_INSTALL"]?.value.lowercased() else { return false }
+            return ["yes", "true", "1"].contains(value)
+        }
+    }
 
     let project: XcodeProject
     let testFiles: Set<String>
     let otherFiles: Set<String>
     let testFolders: [SynchronizedFolder]
     let otherFolders: [SynchronizedFolder]
+    let neverArchivedFiles: Set<String>
+    let neverArchivedFolders: [SynchronizedFolder]
 
     init(_ project: XcodeProject) {
         self.project = project
@@ -605,9 +654,15 @@ struct ProjectMembership {
         var otherFiles = Set<String>()
         var testFolders: [SynchronizedFolder] = []
         var otherFolders: [SynchronizedFolder] = []
+        var neverArchivedFiles = Set<String>()
+        var neverArchivedFolders: [SynchronizedFolder] = []
         for target in project.targets {
             let isTest = target.productType.contains("unit-test") || target.productType.contains("ui-testing")
-            if isTest {
+            if !isTest, Self.isNeverArchived(target, in: project) {
+                neverArchivedFiles.formUnion(target.sourceFiles)
+                neverArchivedFiles.formUnion(target.resourceFiles)
+                neverArchivedFolders += target.synchronizedFolders
+            } else if isTest {
                 testFiles.formUnion(target.sourceFiles)
                 testFiles.formUnion(target.resourceFiles)
                 testFolders += target.synchronizedFolders
@@ -621,12 +676,15 @@ struct ProjectMembership {
         self.otherFiles = otherFiles
         self.testFolders = testFolders
         self.otherFolders = otherFolders
+        self.neverArchivedFiles = neverArchivedFiles
+        self.neverArchivedFolders = neverArchivedFolders
     }
 
     /// Whether targets of this project reference the file (display path), and which kind.
     func targets(of displayPath: String) -> Targets {
         guard let relative = project.projectRelativePath(displayPath) else { return .none }
         if otherFiles.contains(relative) || otherFolders.contains(where: { $0.contains(relative) }) { return .shipping }
+        if neverArchivedFiles.contains(relative) || neverArchivedFolders.contains(where: { $0.contains(relative) }) { return .neverArchived }
         if testFiles.contains(relative) || testFolders.contains(where: { $0.contains(relative) }) { return .testsOnly }
         return .none
     }

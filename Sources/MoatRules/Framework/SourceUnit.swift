@@ -73,11 +73,13 @@ public final class SourceUnit: @unchecked Sendable {
         let constants = ConstantExporter.constants(of: code)
         lock.lock()
         let queries = constantResolver?.queries ?? []
+        let sinks = constantResolver?.parameterSinks ?? []
         lock.unlock()
-        if facts == nil && constants.isEmpty && queries.isEmpty { return nil }
+        if facts == nil && constants.isEmpty && queries.isEmpty && sinks.isEmpty { return nil }
         if facts == nil { facts = DataflowFacts() }
         facts?.constants = constants
         facts?.constantQueries = queries.sorted()
+        facts?.constantSinks = sinks
         return facts
     }
 

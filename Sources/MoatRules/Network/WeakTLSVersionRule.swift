@@ -95,6 +95,46 @@ public struct WeakTLSVersionRule: SourceRule {
                 let modern = makeSession(maximum: .TLSv13)
                 """),
             ], triggers: false, note: "TLS 1.2 and 1.3 kept in constants, here and in another file."),
+            RuleExample(files: [
+                ExampleFile(name: "SessionFactory.swift", content: """
+                enum SessionFactory {
+                    static func make(minimum: tls_protocol_version_t) -> URLSession {
+                        let configuration = URLSessionConfiguration.default
+                        configuration.tlsMinimumSupportedProtocolVersion = minimum
+                        return URLSession(configuration: configuration)
+                    }
+                }
+                """),
+                ExampleFile(name: "LegacyClient.swift", content: """
+                final class LegacyClient {
+                    let session = ↓SessionFactory.make(minimum: .TLSv10)
+                }
+                """),
+            ], triggers: true, note: "A weak version passed to a function of another file that sets it: reported at the call."),
+            RuleExample(files: [
+                ExampleFile(name: "SessionFactory.swift", content: """
+                enum SessionFactory {
+                    static func make(minimum: tls_protocol_version_t) -> URLSession {
+                        let configuration = URLSessionConfiguration.default
+                        configuration.tlsMinimumSupportedProtocolVersion = minimum
+                        return URLSession(configuration: configuration)
+                    }
+                }
+                """),
+                ExampleFile(name: "Client.swift", content: """
+                final class Client {
+                    let session = SessionFactory.make(minimum: .TLSv12)
+                }
+                """),
+            ], triggers: false, note: "TLS 1.2 passed to the function of another file."),
+            .triggering("Session.m", """
+            #define kLegacyProtocol kTLSProtocol1
+            - (NSURLSession *)makeSession {
+                NSURLSessionConfiguration *configuration = [NSURLSessionConfiguration defaultSessionConfiguration];
+                ↓configuration.TLSMinimumSupportedProtocol = kLegacyProtocol;
+                return [NSURLSession sessionWithConfiguration:configuration];
+            }
+            """, note: "A version in a `#define`."),
             .nonTriggering("Session.swift", """
             func makeSession() -> URLSession {
                 let configuration = URLSessionConfiguration.default
@@ -120,26 +160,39 @@ public struct WeakTLSVersionRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard unit.names.mayWriteProperty(Self.properties) || unit.names.containsAny(Self.functions) else { return }
+        let linked = unit.context?.constantSinks.contains { $0.role == ParameterSink.tlsRole } == true
+            ? unit.constants.linkedCalls().filter { $0.sink.role == ParameterSink.tlsRole } : []
+        guard unit.names.mayWriteProperty(Self.properties) || unit.names.containsAny(Self.functions) || !linked.isEmpty else { return }
         for write in file.propertyWrites(named: Self.properties) {
-            guard let (weak, related) = Self.weakValue(write.value, write.context, unit) else { continue }
+            guard let (weak, related) = Self.weakValue(write.value, write.context, unit, api: write.property, at: write.range) else { continue }
             sink.report("`\(write.property)` is set to `\(weak)`, below TLS 1.2: a network attacker can downgrade the connection. Use TLS 1.2 or later.",
                         in: file, at: write.range, related: related)
         }
         file.forEachExpression { call, context in
             guard case .call(let callee, let arguments, false) = call.kind, case .identifier(let name) = callee.unwrapped.kind,
                   Self.functions.contains(name), let value = arguments.last?.value,
-                  let (weak, related) = Self.weakValue(value, context, unit) else { return }
+                  let (weak, related) = Self.weakValue(value, context, unit, api: name, at: value.range) else { return }
             sink.report("`\(name)` allows `\(weak)`, below TLS 1.2: a network attacker can downgrade the connection. Use TLS 1.2 or later.",
                         in: file, at: call.range, related: related)
+        }
+        // A weak version passed to a parameter of another file's function that sets it.
+        for call in linked {
+            guard let (weak, related) = Self.weakValue(call.argument, call.context, unit, api: nil, at: nil) else { continue }
+            sink.report("`\(weak)` is passed to \(call.sink.functionDescription), which sets `\(call.sink.api)` with it, below TLS 1.2: a network attacker can downgrade the connection. Use TLS 1.2 or later.",
+                        in: file, at: call.call.range, related: call.sink.related + related)
         }
     }
 
     /// The weak version a value is, written at the use or kept in a constant (a local, a global, a
     /// `static let`, a function's return, a parameter, a constant of another file), with the way to it.
-    static func weakValue(_ value: Expression, _ context: WalkContext, _ unit: SourceUnit) -> (String, [RelatedLocation])? {
+    /// A parameter of a function other files may call is noted as a `ParameterSink` of `api` used `at`.
+    static func weakValue(_ value: Expression, _ context: WalkContext, _ unit: SourceUnit, api: String?, at use: SourceRange?) -> (String, [RelatedLocation])? {
         if let weak = weakName(value) { return (weak, []) }
         for origin in unit.constants.origins(of: value, in: context) {
+            if origin.parameter != nil {
+                if let api, let use { unit.constants.noteParameterSink(origin, role: ParameterSink.tlsRole, api: api, at: use) }
+                continue
+            }
             let weak: String?
             var related = origin.steps.map { RelatedLocation(location: $0.location, message: $0.message) }
             if let external = origin.external {

@@ -124,6 +124,22 @@ public struct URLSchemeSensitiveActionRule: SourceRule {
                 @end
                 """),
             ], triggers: false, note: "Across files: the callee compares the link's OAuth `state` with the one it stored before the login started, and returns nil otherwise: the caller's action is checked."),
+            .triggering("MagicLinks.swift", """
+            final class LoginCoordinator {
+                var needsSetup = false
+                func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                    guard let token = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value else { return false }
+                    let credentials = Credentials(token: token)
+                    guard needsSetup else {
+                        return ↓session.authenticate(with: credentials)
+                    }
+                    setupFlow.start { [weak self] in
+                        self?.session.authenticate(with: credentials)
+                    }
+                    return true
+                }
+            }
+            """, note: "One action reached two ways (at once, or after a setup flow): one finding, the second call a related location."),
             .nonTriggering("AccountLinks.swift", """
             func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
                 if url.host == "deleteAccount" {
@@ -276,15 +292,38 @@ public struct URLSchemeSensitiveActionRule: SourceRule {
         // an action already reported (`performLogin(url)` calling `authorize(token)`) is the same one.
         candidates.sort { ($0.1.steps.count, $0.0.range.start.offset) < ($1.1.steps.count, $1.0.range.start.offset) }
         var reportedCalls: [SourceRange] = []
+        // One decision, one finding: the same action (by name) fed by the same opened URL and reached
+        // another way in this file (`return authenticate(with: credentials)` on one branch, the same call in
+        // a completion on the other) is one finding; the other calls are its related locations.
+        var actions: [(key: String, flow: TaintFlow, taint: Taint, others: [SourceRange])] = []
         for (flow, taint) in candidates {
             guard let source = taint.source, !reportedCalls.contains(flow.range),
                   !taint.steps.contains(where: { step in step.external == nil && reportedCalls.contains { $0.contains(step.range) } })
             else { continue }
             reportedCalls.append(flow.range)
+            let key = "\(Self.actionName(flow.calledName))|\(source.range.start.offset)|\(routeOnly.contains(flow.range.start.offset))"
+            if let index = actions.firstIndex(where: { $0.key == key }) {
+                actions[index].others.append(flow.range)
+            } else {
+                actions.append((key, flow, taint, []))
+            }
+        }
+        for (_, flow, taint, others) in actions {
+            guard let source = taint.source else { continue }
             let message = routeOnly.contains(flow.range.start.offset)
                 ? "A URL handler calls \(flow.calledName) when \(source.description) selects it, without checking which app opened the URL or asking the user to confirm: any web page or app that opens the URL triggers it, even though nothing from the URL is passed to the call."
                 : "A URL handler calls \(flow.calledName) with values from \(source.description), without validating them or asking the user to confirm: any web page or app that opens the URL triggers it."
-            DataflowReporting.report(message, flow: flow, taint: taint, in: file, confidence: Self.description.confidence, &sink)
+            var related = taint.relatedLocations(in: file)
+            for range in others {
+                related.append(FindingSink.related("the same action, reached another way: \(Self.actionName(flow.calledName))", in: file, at: range))
+            }
+            sink.report(message, in: file, at: flow.range,
+                        confidence: Swift.min(Self.description.confidence, source.confidence), related: related)
         }
+    }
+
+    /// The name of the called function without its argument labels (`authenticate(with:)` → `authenticate`).
+    static func actionName(_ calledName: String) -> String {
+        calledName.split(separator: "(", maxSplits: 1).first.map(String.init) ?? calledName
     }
 }

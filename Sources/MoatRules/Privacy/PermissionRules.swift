@@ -331,9 +331,20 @@ public struct MissingPurposeStringRule: AppRule {
             var match: CodeMatch
             var permission: Permission
             var messages: [String]
+            /// Every unit lacking the key is an extension that compiles this file from an app target whose
+            /// Info.plist has it (the app target's name): the app's code linked into the extension.
+            var sharedFrom: String?
+            var onlyShared = true
         }
         var occurrences: [String: Occurrence] = [:]
         var order: [String] = []
+        // Application targets (not extensions) with the files they compile, for code shared with extensions.
+        let apps = app.appUnits.filter { !$0.isLoose && !$0.isExtension && $0.target != nil }
+        var appFiles: [Int: Set<String>] = [:]
+        func compiles(_ index: Int, _ path: String) -> Bool {
+            if appFiles[index] == nil { appFiles[index] = Set(apps[index].sources.map(\.path)) }
+            return appFiles[index]?.contains(path) ?? false
+        }
         for unit in app.appUnits {
             let code = app.ownSources(for: unit)
             for permission in PermissionTable.permissions {
@@ -359,11 +370,29 @@ public struct MissingPurposeStringRule: AppRule {
                     order.append(key)
                 }
                 occurrences[key]?.messages.append(text)
+                // An extension compiling the app's own code (a shared module): the app declares the key, and
+                // whether the extension ever runs this path is not visible.
+                let declaringApp = unit.isExtension ? apps.indices.first { index in
+                    compiles(index, match.path) && apps[index].configurations.filter(\.infoIsComplete).allSatisfy { configuration in
+                        permission.satisfyingKeys.contains { configuration.infoValue(forKey: $0) != nil }
+                    }
+                } : nil
+                if let declaringApp {
+                    if occurrences[key]?.sharedFrom == nil { occurrences[key]?.sharedFrom = apps[declaringApp].displayName }
+                } else {
+                    occurrences[key]?.onlyShared = false
+                }
             }
         }
         for key in order {
             guard let occurrence = occurrences[key] else { continue }
             let permission = occurrence.permission
+            if occurrence.onlyShared, let app = occurrence.sharedFrom {
+                // Linked, maybe never run: a suspicion about the extension, not a definite missing key.
+                sink.report("\(occurrence.match.clause.readable) reaches \(permission.resource) in code \(app) shares with an extension, and \(PermissionText.list(occurrence.messages)): if the extension runs this path, \(permission.consequence). The app's Info.plist has the key; nothing shows whether the extension calls it.",
+                            at: occurrence.match, severity: .low, confidence: .low)
+                continue
+            }
             sink.report("\(occurrence.match.clause.readable) reaches \(permission.resource), but \(PermissionText.list(occurrence.messages)): \(permission.consequence).",
                         at: occurrence.match, severity: min(permission.missingSeverity, .medium))
         }

@@ -27,6 +27,56 @@ enum PrivacyManifestExamples {
         <string>Receipts</string>
     """))
 
+    /// An XcodeGen project with a shipping app (its manifest declared) and a showcase app that renders the
+    /// app's screens for UI tests, both compiling `Shared/Settings.swift` (user defaults); `skipInstall` is
+    /// the showcase's release `SKIP_INSTALL`.
+    static func showcaseProject(skipInstall: String) -> [ExampleFile] {
+        let marker = skipInstall == "YES" ? "" : "↓"
+        return [
+            ExampleFile(name: "project.yml", content: """
+            name: Chat
+            configs:
+              Debug: debug
+              Release: release
+            targets:
+              Chat:
+                type: application
+                platform: iOS
+                info:
+                  path: App/Info.plist
+                sources:
+                - path: App/ChatApp.swift
+                - path: App/PrivacyInfo.xcprivacy
+                - path: Shared/Settings.swift
+              Showcase:
+                type: application
+                platform: iOS
+                info:
+                  path: Showcase/Info.plist
+                configFiles:
+                  Debug: Showcase/Debug.xcconfig
+                  Release: Showcase/Release.xcconfig
+                sources:
+                - path: Showcase/ShowcaseApp.swift
+                - path: Shared/Settings.swift
+            """),
+            ExampleFile(name: "App/Info.plist", content: ExampleProject.plist("""
+                <key>CFBundlePackageType</key>
+                <string>APPL</string>
+            """)),
+            ExampleFile(name: "App/PrivacyInfo.xcprivacy", content: manifest(userDefaultsDeclared)),
+            ExampleFile(name: "App/ChatApp.swift", content: "import SwiftUI\n@main struct ChatApp: App { var body: some Scene { WindowGroup { Text(\"Chat\") } } }\n"),
+            ExampleFile(name: "Showcase/Info.plist", content: ExampleProject.plist("""
+                <key>CFBundlePackageType</key>
+                <string>APPL</string>
+            """)),
+            ExampleFile(name: "Showcase/Debug.xcconfig", content: "PRODUCT_BUNDLE_IDENTIFIER = com.example.chat.showcase\n"),
+            ExampleFile(name: "Showcase/Release.xcconfig", content: "PRODUCT_BUNDLE_IDENTIFIER = com.example.chat.showcase\nSKIP_INSTALL = \(skipInstall)\n"),
+            ExampleFile(name: "Showcase/ShowcaseApp.swift", content: "import SwiftUI\n// Screens rendered for UI tests.\n@main struct ShowcaseApp: App { var body: some Scene { WindowGroup { Text(\"Screens\") } } }\n"),
+            ExampleFile(name: "Shared/Settings.swift", content: "import Foundation\nlet theme = \(marker)UserDefaults.standard.string(forKey: \"theme\")\n"),
+        ]
+    }
+
     static let macInfoPlist = ExampleFile(name: "MacApp/Info.plist", content: ExampleProject.plist("""
         <key>CFBundleName</key>
         <string>Receipts</string>
@@ -275,12 +325,18 @@ public struct MissingPrivacyManifestRule: AppRule {
                 PrivacyManifestExamples.macInfoPlist,
                 ExampleFile(name: "MacApp/Settings.swift", content: "import Foundation\nlet theme = UserDefaults.standard.string(forKey: \"theme\")\n"),
             ], triggers: false, note: "A macOS app: required-reason declarations are required of iOS, iPadOS, tvOS, visionOS and watchOS apps."),
+            RuleExample(files: PrivacyManifestExamples.showcaseProject(skipInstall: "YES"), triggers: false,
+                        note: "An XcodeGen project: the Showcase app renders screens for UI tests and sets SKIP_INSTALL = YES in its release configuration, so no archive holds it and it is never uploaded; the shipping app has its manifest."),
+            RuleExample(files: PrivacyManifestExamples.showcaseProject(skipInstall: "NO"), triggers: true,
+                        note: "The same second app without SKIP_INSTALL = YES can be archived and uploaded: it needs its own manifest."),
         ])
 
     public init() {}
 
     public func check(_ app: AppModel, _ sink: inout FindingSink) {
-        for unit in app.appUnits where unit.privacyManifests.isEmpty && !unit.isMacOnly {
+        // An application target Xcode never archives (a showcase or UI-test host app) is never uploaded:
+        // App Store Connect's check does not concern it.
+        for unit in app.appUnits where unit.privacyManifests.isEmpty && !unit.isMacOnly && !unit.isNeverArchived {
             let code = app.ownSources(for: unit)
             let matches = RequiredReasonAPITable.categories.compactMap { category in
                 code.firstMatch(of: category.uses).map { (category, $0) }

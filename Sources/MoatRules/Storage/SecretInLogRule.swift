@@ -34,6 +34,34 @@ public struct SecretInLogRule: SourceRule {
                 ↓os_log(OS_LOG_DEFAULT, "token %{public}@", accessToken);
             }
             """),
+            .triggering("MagicLink.swift", """
+            func redeem(email: String, code: String) async throws {
+                let confirmation = try await remote.requestLoginConfirmation(email: email, authCode: code)
+                ↓NSLog("Should auth with token \\(confirmation.syncToken)")
+                simperium.authenticate(withUsername: confirmation.username, token: confirmation.syncToken)
+            }
+            """, note: "`syncToken` reads as a sync cursor, but what a sign-in call returned is the credential it issued (Simperium's session token)."),
+            .nonTriggering("CalendarSync.swift", """
+            func pullChanges(calendar: Calendar) async throws {
+                let changes = try await client.fetchChanges(since: calendar.syncToken)
+                NSLog("Calendar now at \\(changes.syncToken), next page \\(changes.nextPageToken ?? "none")")
+                print("Sync token \\(calendar.syncToken)")
+            }
+            """, note: "CalDAV's and Google's sync tokens are positions in a change feed, not credentials."),
+            .nonTriggering("PushNotificationsManager.swift", """
+            final class PushNotificationsManager {
+                var deviceToken: String?
+                func application(_ application: UIApplication, didRegisterForRemoteNotificationsWithDeviceToken token: Data) {
+                    NSLog("APNs token \\(token.hexString)")
+                    registerDeviceToken(with: token)
+                }
+                func registerDeviceToken(with tokenData: Data) {
+                    let newToken = tokenData.hexString
+                    DDLogInfo("📱 Device Token Changed! OLD: [\\(String(describing: deviceToken))] NEW: [\\(newToken)]")
+                    deviceToken = newToken
+                }
+            }
+            """, note: "The APNs device token is the address pushes are sent to, not a credential, under whatever name it is passed on."),
             .nonTriggering("SignIn.swift", """
             import os
             import CryptoKit
@@ -47,6 +75,16 @@ public struct SecretInLogRule: SourceRule {
                 print("passwordHint shown for \\(user)")
             }
             """, note: "Private and default unified-log values are redacted; a length, a digest and a name that only mentions a password are not secrets."),
+            .nonTriggering("VPN.swift", """
+            import os.log
+            extension Logger {
+                static var module: Logger { Logger(subsystem: "com.example.vpn", category: "VPN") }
+            }
+            func regionChangeFailed(account: String) {
+                let subcredentials = "Credentials \\(Keychain.getPasswordString(forAccount: account) ?? "Empty")"
+                Logger.module.debug("Region change failed for subcredentials \\(subcredentials)")
+            }
+            """, note: "`import os.log` brings Apple's Logger: the interpolated value is private by default, redacted in the system log."),
             .nonTriggering("SignIn.m", """
             - (void)didReceiveToken:(NSString *)accessToken {
                 os_log(OS_LOG_DEFAULT, "token %{private}@", accessToken);
@@ -61,7 +99,8 @@ public struct SecretInLogRule: SourceRule {
         let file = unit.code
         let flows = SensitiveFlows.flows(unit, .logWrite)
         guard !flows.isEmpty else { return }
-        let unifiedLogging = file.imports.contains("os") || file.imports.contains("OSLog")
+        // `import os`, `import OSLog`, or a submodule (`import os.log`): Apple's `Logger` is in scope.
+        let unifiedLogging = file.imports.contains { $0 == "os" || $0 == "OSLog" || $0.hasPrefix("os.") }
         var calls: [Int: Expression] = [:]
         file.forEachExpression { expression, _ in
             if case .call = expression.kind { calls[expression.range.start.offset] = expression }

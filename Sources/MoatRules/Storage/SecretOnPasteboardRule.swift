@@ -4,8 +4,11 @@ import MoatSyntax
 /// Sensitive data copied to a pasteboard: the `sensitive` flow reaching `UIPasteboard.general.string =`,
 /// `strings`, `url`, `items`, `setString`, `setValue(_:forPasteboardType:)`, `setData`, `setItems`,
 /// `addItems`, on the general pasteboard or a named one (`UIPasteboard(name:create:)`). Items set with
-/// both `.localOnly` and an `.expirationDate` (`setItems(_:options:)`) stay quiet: they do not reach other
-/// devices through Universal Clipboard and disappear.
+/// `setItems(_:options:)` whose options limit them stay quiet: `.localOnly` (not literally `false`: the
+/// item does not reach other devices through Universal Clipboard) or an `.expirationDate` (it disappears).
+/// Either option is the API's own way to limit a copied item; code that names it has made that decision,
+/// and a value taken from a setting is the user's choice (a password manager's "clear the clipboard after"
+/// and "Universal Clipboard" settings, with "never" leaving only `.localOnly`).
 public struct SecretOnPasteboardRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-303", slug: "secret-on-pasteboard",
@@ -41,6 +44,32 @@ public struct SecretOnPasteboardRule: SourceRule {
                 UIPasteboard.general.string = passwordHint
             }
             """, note: "A local-only, expiring item; names that are not secrets."),
+            .nonTriggering("Clipboard.swift", """
+            final class Clipboard {
+                var timeout: TimeInterval?
+                var universalClipboard = false
+                func copyTOTP(_ totpCode: String) {
+                    let isLocalOnly = !universalClipboard
+                    let item: [String: Any] = [UTType.utf8PlainText.identifier: totpCode]
+                    if let timeout, timeout > 0 {
+                        UIPasteboard.general.setItems([item], options: [.localOnly: isLocalOnly, .expirationDate: Date(timeIntervalSinceNow: timeout)])
+                    } else {
+                        UIPasteboard.general.setItems([item], options: [.localOnly: isLocalOnly])
+                    }
+                }
+            }
+            """, note: "The user chose no expiration: the item stays local-only unless the user enabled Universal Clipboard (KeePassium's copy)."),
+            .triggering("Clipboard.swift", """
+            func copyTOTP(_ totpCode: String) {
+                ↓UIPasteboard.general.setItems([[UTType.utf8PlainText.identifier: totpCode]], options: [.localOnly: false])
+            }
+            """, note: "`.localOnly: false` limits nothing: the code goes to every device and stays."),
+            .nonTriggering("Recovery.m", """
+            - (void)copyOneTimeCode:(NSString *)otp {
+                [[UIPasteboard generalPasteboard] setItems:@[@{@"public.utf8-plain-text": otp}]
+                                                   options:@{UIPasteboardOptionExpirationDate: [NSDate dateWithTimeIntervalSinceNow:60]}];
+            }
+            """, note: "An expiring item."),
             .nonTriggering("Recovery.m", """
             - (void)copyUserName:(NSString *)userName {
                 [[UIPasteboard generalPasteboard] setString:userName];
@@ -49,6 +78,29 @@ public struct SecretOnPasteboardRule: SourceRule {
         ])
 
     public init() {}
+
+    /// Option names that limit a pasteboard item (Swift member, Objective-C constant).
+    static let localOnlyOptions: Set<String> = ["localOnly", "UIPasteboardOptionLocalOnly"]
+    static let expirationOptions: Set<String> = ["expirationDate", "UIPasteboardOptionExpirationDate"]
+    static let falseValues: Set<String> = ["false", "NO", "@NO", "@(NO)", "kCFBooleanFalse"]
+
+    /// Whether `setItems(_:options:)`'s options limit the item: an `.expirationDate`, or `.localOnly` with a
+    /// value that is not literally false. Options that are not a dictionary literal are judged by their text
+    /// (both names present, as before).
+    static func limitsItem(_ options: Expression, in file: CodeFile) -> Bool {
+        guard case .dictionaryLiteral(let entries) = options.strippedOfCasts.unwrapped.kind else {
+            let text = file.text(options.range)
+            return (text.contains("localOnly") && text.contains("expirationDate"))
+                || (text.contains("UIPasteboardOptionLocalOnly") && text.contains("UIPasteboardOptionExpirationDate"))
+        }
+        return entries.contains { entry in
+            guard let name = entry.key.nameChain.last else { return false }
+            if expirationOptions.contains(name) { return true }
+            guard localOnlyOptions.contains(name) else { return false }
+            if case .booleanLiteral(let value) = entry.value.unwrapped.kind { return value }
+            return !falseValues.contains(file.text(entry.value.range).trimmingCharacters(in: .whitespaces))
+        }
+    }
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
@@ -60,10 +112,8 @@ public struct SecretOnPasteboardRule: SourceRule {
         }
         for (flow, taint) in flows {
             if let call = calls[flow.range.start.offset], case .call(_, let arguments, _) = call.kind,
-               let options = arguments.first(where: { $0.label == "options" }) {
-                let text = file.text(options.value.range)
-                if text.contains("localOnly") && text.contains("expirationDate") { continue }
-                if text.contains("UIPasteboardOptionLocalOnly") && text.contains("UIPasteboardOptionExpirationDate") { continue }
+               let options = arguments.first(where: { $0.label == "options" }), Self.limitsItem(options.value, in: file) {
+                continue
             }
             let target = file.text(flow.range)
             let named = !target.contains("general") && !target.contains("generalPasteboard")

@@ -38,6 +38,28 @@ public enum CFamilyFrontEnd {
             .map(\.element)
         return CodeFile(path: path, language: language, source: source, declarations: declarations, statements: statements,
                         comments: comments, typeReferences: typeReferences, imports: imports,
-                        diagnostics: parser.finishDiagnostics())
+                        diagnostics: parser.finishDiagnostics(),
+                        macros: macros(lexer.defines, bytes: bytes, lines: lines, language: language, cplusplus: cplusplus))
+    }
+
+    /// At most this many macros a file (generated headers of thousands of defines).
+    static let maximumMacros = 2000
+
+    /// Object-like macros whose body parses as one expression, as constant globals.
+    static func macros(_ defines: [(name: String, nameStart: Int, nameEnd: Int, bodyStart: Int, bodyEnd: Int)], bytes: [UInt8],
+                       lines: CLineIndex, language: SourceLanguage, cplusplus: Bool) -> [VariableDeclaration] {
+        var result: [VariableDeclaration] = []
+        for define in defines.prefix(maximumMacros) {
+            let tokens = CFamilyLexer.tokens(of: bytes, from: define.bodyStart, to: define.bodyEnd, cplusplus: cplusplus)
+            guard !tokens.isEmpty else { continue }
+            let parser = CFamilyParser(bytes: bytes, tokens: tokens, lines: lines, language: language)
+            let value = parser.parseAssignment()
+            // A body that is not one expression (`{`, a statement, two expressions) is not a constant.
+            guard parser.atEnd, parser.diagnostics.isEmpty else { continue }
+            result.append(VariableDeclaration(
+                name: define.name, type: nil, initializer: value, isConstant: true, isStatic: true, attributes: ["#define"],
+                accessors: [], range: lines.range(define.nameStart, define.bodyEnd), nameRange: lines.range(define.nameStart, define.nameEnd)))
+        }
+        return result
     }
 }

@@ -58,6 +58,8 @@ struct CFamilyLexer {
     private(set) var comments: [(start: Int, end: Int)] = []
     private(set) var imports: [String] = []
     private(set) var problems: [(offset: Int, message: String)] = []
+    /// Object-like macros with a one-line body (`#define kKey @"…"`): the name and the byte range of the body.
+    private(set) var defines: [(name: String, nameStart: Int, nameEnd: Int, bodyStart: Int, bodyEnd: Int)] = []
 
     init(bytes: [UInt8], cplusplus: Bool) {
         self.bytes = bytes
@@ -329,6 +331,7 @@ struct CFamilyLexer {
         let nameStart = index
         while index < count, Self.isIdentifierBody(bytes[index]) { index += 1 }
         let name = text(nameStart, index)
+        if name == "define" { noteDefine(from: index) }
         var rest: [UInt8] = []
         lineLoop: while index < count {
             let current = bytes[index]
@@ -405,6 +408,56 @@ struct CFamilyLexer {
             break
         }
         pendingGuard = nil
+    }
+
+    /// Records an object-like macro whose body is on its line (`#define NAME body`, no parameters, no
+    /// continuation): the body ends at the line's end or a comment.
+    private mutating func noteDefine(from offset: Int) {
+        let count = bytes.count
+        var cursor = offset
+        while cursor < count, bytes[cursor] == UInt8(ascii: " ") || bytes[cursor] == UInt8(ascii: "\t") { cursor += 1 }
+        guard cursor < count, Self.isIdentifierStart(bytes[cursor]) else { return }
+        let nameStart = cursor
+        while cursor < count, Self.isIdentifierBody(bytes[cursor]) { cursor += 1 }
+        let nameEnd = cursor
+        // `#define NAME(x)`: a function-like macro.
+        guard cursor < count, bytes[cursor] == UInt8(ascii: " ") || bytes[cursor] == UInt8(ascii: "\t") else { return }
+        while cursor < count, bytes[cursor] == UInt8(ascii: " ") || bytes[cursor] == UInt8(ascii: "\t") { cursor += 1 }
+        let bodyStart = cursor
+        var quote: UInt8?
+        while cursor < count {
+            let current = bytes[cursor]
+            if current == UInt8(ascii: "\n") || current == UInt8(ascii: "\r") { break }
+            if let open = quote {
+                if current == UInt8(ascii: "\\") { cursor += 2; continue }
+                if current == open { quote = nil }
+            } else if current == UInt8(ascii: "\"") || current == UInt8(ascii: "'") {
+                quote = current
+            } else if current == UInt8(ascii: "/"), byte(cursor + 1) == UInt8(ascii: "/") || byte(cursor + 1) == UInt8(ascii: "*") {
+                break
+            } else if current == UInt8(ascii: "\\") {
+                // A continued body: not recorded.
+                return
+            }
+            cursor += 1
+        }
+        var bodyEnd = min(cursor, count)
+        while bodyEnd > bodyStart, bytes[bodyEnd - 1] == UInt8(ascii: " ") || bytes[bodyEnd - 1] == UInt8(ascii: "\t") { bodyEnd -= 1 }
+        guard bodyEnd > bodyStart, bodyEnd - bodyStart <= 4096 else { return }
+        defines.append((text(nameStart, nameEnd), nameStart, nameEnd, bodyStart, bodyEnd))
+    }
+
+    /// The tokens of a macro body, at their places in the file.
+    static func tokens(of bytes: [UInt8], from start: Int, to end: Int, cplusplus: Bool) -> [CToken] {
+        var lexer = CFamilyLexer(bytes: Array(bytes[start..<end]), cplusplus: cplusplus)
+        lexer.tokenize()
+        return lexer.tokens.compactMap { token in
+            guard token.kind != .directive else { return nil }
+            var shifted = token
+            shifted.start += start
+            shifted.end += start
+            return shifted
+        }
     }
 
     private mutating func skipDirectiveSpace() {

@@ -92,11 +92,16 @@ public final class CodeFile: Sendable {
     public let imports: [String]
     /// Problems the front end recovered from (unbalanced braces...). Not fatal.
     public let diagnostics: [String]
+    /// Objective-C and C object-like macros whose one-line body is an expression (`#define kKey @"…"`), as
+    /// constant globals (`isConstant`, attribute `#define`). Kept apart from `declarations`: only what
+    /// follows constants (`ConstantResolver`, `ConstantExporter`) reads them; nothing is expanded.
+    public let macros: [VariableDeclaration]
     private let lineStarts: [Int]
 
     public init(path: String, language: SourceLanguage, source: String, declarations: [Declaration],
                 statements: [Statement], comments: [Comment], typeReferences: [TypeReference],
-                imports: [String], diagnostics: [String] = []) {
+                imports: [String], diagnostics: [String] = [], macros: [VariableDeclaration] = []) {
+        self.macros = macros
         self.path = path
         self.language = language
         self.source = source

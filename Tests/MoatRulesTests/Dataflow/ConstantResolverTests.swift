@@ -18,7 +18,10 @@ struct ConstantResolverTests {
         }
         guard let (value, context) = found else { return ([], [], unit) }
         let origins = unit.constants.origins(of: value, in: context)
-        return (origins.map { $0.value.map { file.text($0.range) } ?? "external \($0.external?.name ?? "?")" },
+        return (origins.map { origin in
+                    if let parameter = origin.parameter { return "parameter \(parameter.index) of \(parameter.function.fullName)" }
+                    return origin.value.map { file.text($0.range) } ?? "external \(origin.external?.name ?? "?")"
+                },
                 origins.map { origin in origin.steps.map { $0.location.line } }, unit)
     }
 
@@ -35,9 +38,10 @@ struct ConstantResolverTests {
         }
         configure(.TLSv11, flag: true)
         """, call: "use")
-        #expect(result.texts == [".TLSv11", "tls_protocol_version_t.TLSv10"])
+        // The parameter itself (for callers in other files), what the call in this file passes, the static let.
+        #expect(result.texts == ["parameter 0 of configure(_:flag:)", ".TLSv11", "tls_protocol_version_t.TLSv10"])
         // The ternary's local, then the call of `configure` (line 10) or the static let (line 2).
-        #expect(result.steps == [[7, 10], [7, 2]])
+        #expect(result.steps == [[7], [7, 10], [7, 2]])
         let second = Self.origins("""
         enum Policy {
             static var mutable = tls_protocol_version_t.TLSv10
@@ -46,12 +50,13 @@ struct ConstantResolverTests {
         func configure() { use(legacy(), Policy.mutable) }
         """, call: "use", argument: 0)
         #expect(second.texts == [".tlsProtocol1"] && second.steps == [[4]])
-        // A `var` may be set anywhere: not followed.
+        // A `var` the file sets again is not followed.
         let third = Self.origins("""
         enum Policy {
             static var mutable = tls_protocol_version_t.TLSv10
         }
         func configure() { use(Policy.mutable) }
+        func modernize() { Policy.mutable = .TLSv12 }
         """, call: "use")
         #expect(third.texts == ["Policy.mutable"] && third.steps == [[]])
     }

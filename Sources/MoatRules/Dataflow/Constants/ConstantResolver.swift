@@ -30,15 +30,27 @@ public final class ConstantResolver {
         public var context: WalkContext
         /// The places between the use and the value, nearest first.
         public var steps: [Step]
+        /// The parameter of a function of this file the value is (whatever callers in other files pass:
+        /// `ParameterSink`); the value is then the parameter's name.
+        public var parameter: ParameterOrigin?
         /// True when the value was reached through a name (not written at the use itself).
         public var isIndirect: Bool { !steps.isEmpty }
     }
 
+    /// A parameter of a function of this file.
+    public struct ParameterOrigin {
+        public var function: FunctionDeclaration
+        public var owner: TypeDeclaration?
+        public var index: Int
+    }
+
     let file: CodeFile
     let linked: [String: [ExportedConstant]]
-    private let values: LocalValuesCache
+    /// Parameters of other files' functions that reach a settings sink (`ParameterSink`), by lookup name.
+    let linkedSinks: [String: [ParameterSink]]
+    let values: LocalValuesCache
     private lazy var typesByName: [String: [TypeDeclaration]] = Dictionary(grouping: file.allTypes, by: \.name)
-    private lazy var functionsByName: [String: [(function: FunctionDeclaration, owner: TypeDeclaration?)]] = {
+    lazy var functionsByName: [String: [(function: FunctionDeclaration, owner: TypeDeclaration?)]] = {
         var result: [String: [(function: FunctionDeclaration, owner: TypeDeclaration?)]] = [:]
         for entry in file.allFunctions where entry.function.body != nil {
             result[entry.function.name, default: []].append(entry)
@@ -48,11 +60,16 @@ public final class ConstantResolver {
     }()
     private lazy var globals: [String: VariableDeclaration] = {
         var result: [String: VariableDeclaration] = [:]
-        for variable in file.declarations.flatMap(\.flattenedVariables) where result[variable.name] == nil { result[variable.name] = variable }
+        // Declarations first: a macro of the same name is a fallback (`#ifndef KEY` / `#define KEY`).
+        for variable in file.declarations.flatMap(\.flattenedVariables) + file.macros where result[variable.name] == nil {
+            result[variable.name] = variable
+        }
         return result
     }()
+    /// Every write of a name in the file (`ConstantWrites`), for properties set once.
+    private lazy var writes = ConstantWrites(file: file)
     /// Calls of the file by callee name, with their context (built on the first parameter to follow).
-    private lazy var callsByName: [String: [(call: Expression, context: WalkContext)]] = {
+    lazy var callsByName: [String: [(call: Expression, context: WalkContext)]] = {
         var result: [String: [(call: Expression, context: WalkContext)]] = [:]
         file.forEachExpression { expression, context in
             guard case .call(let callee, _, _) = expression.kind, let name = callee.name else { return }
@@ -62,6 +79,10 @@ public final class ConstantResolver {
     }()
     /// Names this file asked about that it does not define (`Owner.name` or `name`), for the linker.
     public private(set) var queries: Set<String> = []
+    /// Parameters of this file's functions that reach a settings sink, for callers in other files.
+    public internal(set) var parameterSinks: [ParameterSink] = []
+    var parameterSinkKeys = Set<String>()
+    var cachedLinkedCalls: [LinkedCall]?
 
     /// How many names one resolution follows, at most.
     static let maximumDepth = 8
@@ -74,6 +95,9 @@ public final class ConstantResolver {
         var linked: [String: [ExportedConstant]] = [:]
         for constant in context?.constants ?? [] { linked[constant.name, default: []].append(constant) }
         self.linked = linked
+        var sinks: [String: [ParameterSink]] = [:]
+        for sink in context?.constantSinks ?? [] { sinks[sink.function.lookupName, default: []].append(sink) }
+        linkedSinks = sinks
     }
 
     /// Every origin of the value of `expression`, used in `context`.
@@ -111,22 +135,23 @@ public final class ConstantResolver {
             if local.isParameter(name), let function = context.function {
                 return followParameter(name, of: function, context, steps: steps, depth: depth, visited: &visited, into: &result)
             }
-            if let variable = staticProperty(name, in: context.type?.name) ?? globals[name], let value = declaredValue(variable) {
-                return next(value.expression, WalkContext(type: value.type), "`\(name)` is defined here", at: value.expression.range)
+            let ivar = file.language.isCFamily && name.hasPrefix("_") ? staticProperty(String(name.dropFirst()), in: context.type?.name) : nil
+            if let variable = staticProperty(name, in: context.type?.name) ?? ivar ?? globals[name], let value = declaredValue(variable) {
+                return next(value.expression, value.context, value.message(name), at: value.expression.range)
             }
             if let external = external(name, owner: nil) { return result.append(Origin(external: external, context: context, steps: steps)) }
         case .member(let base?, let name):
             switch base.unwrapped.kind {
             case .identifier("self"), .identifier("Self"):
                 if let variable = staticProperty(name, in: context.type?.name), let value = declaredValue(variable) {
-                    return next(value.expression, WalkContext(type: value.type), "`\(name)` is defined here", at: value.expression.range)
+                    return next(value.expression, value.context, value.message(name), at: value.expression.range)
                 }
                 if let value = returnedValue(of: name, owner: context.type?.name, arguments: 0) {
                     return next(value.expression, value.context, "`\(name)` returns this", at: value.expression.range)
                 }
             case .identifier(let owner) where owner.first?.isUppercase == true:
                 if let variable = staticProperty(name, in: owner), let value = declaredValue(variable) {
-                    return next(value.expression, WalkContext(type: value.type), "`\(owner).\(name)` is defined here", at: value.expression.range)
+                    return next(value.expression, value.context, value.message("\(owner).\(name)"), at: value.expression.range)
                 }
                 if let value = returnedValue(of: name, owner: owner, arguments: 0) {
                     return next(value.expression, value.context, "`\(owner).\(name)` returns this", at: value.expression.range)
@@ -179,6 +204,15 @@ public final class ConstantResolver {
             }
             guard case .expression(let expression) = node else { return }
             switch expression.kind {
+            case .call(let callee, let arguments, _) where file.language.isCFamily:
+                // A C array passed bare is a pointer the callee may fill (`SecRandomCopyBytes(…, 16, iv)`,
+                // `arc4random_buf(iv, 16)`, `memcpy(iv, …)`), unless the call only reads it there.
+                let read = ConstantTables.readsArguments(callee.name ?? "")
+                for (index, argument) in arguments.enumerated() where !(read?.isEmpty ?? false) && !(read?.contains(index) ?? false) {
+                    guard case .identifier(let name) = argument.value.strippedOfCasts.kind, let type = values.values(function: function, type: nil).declaredType(of: name),
+                          type.hasSuffix("[]"), !type.contains("const ") else { continue }
+                    names.insert(name)
+                }
             case .prefix("&", let operand):
                 if let name = operand.unwrapped.name { names.insert(name) }
             case .member(let base?, let member) where ConstantTables.inPlaceWriters.contains(member):
@@ -197,6 +231,8 @@ public final class ConstantResolver {
     private func followParameter(_ name: String, of function: FunctionDeclaration, _ context: WalkContext, steps: [Step], depth: Int,
                                  visited: inout Set<ObjectIdentifier>, into result: inout [Origin]) {
         guard let index = function.parameters.firstIndex(where: { $0.name == name }) else { return }
+        result.append(Origin(value: Expression(kind: .identifier(name), range: function.nameRange), context: context, steps: steps,
+                             parameter: ParameterOrigin(function: function, owner: context.type, index: index)))
         let isObjC = function.fullName.contains(":") && file.language != .swift
         var followed = 0
         for site in callsByName[isObjC ? function.fullName : function.name] ?? [] where followed < Self.maximumCallSites {
@@ -224,22 +260,38 @@ public final class ConstantResolver {
         return nil
     }
 
-    /// The value a stored `let` or a computed property of one returned expression holds.
-    private func declaredValue(_ variable: VariableDeclaration) -> (expression: Expression, type: TypeDeclaration?)? {
+    /// A value a declaration holds, with where to follow it from.
+    struct DeclaredValue {
+        var expression: Expression
+        var context: WalkContext
+        /// Set by its only assignment (not its declaration).
+        var isAssignment = false
+
+        func message(_ name: String) -> String { isAssignment ? "`\(name)` is set here, its only assignment" : "`\(name)` is defined here" }
+    }
+
+    /// The value a stored `let`, a computed property of one returned expression, or a property (a Swift
+    /// `var`, a `let` set in an initializer, an Objective-C `@property`) the file sets exactly once holds.
+    private func declaredValue(_ variable: VariableDeclaration) -> DeclaredValue? {
         let owner = file.allTypes.first { $0.variables.contains { $0 === variable } }
         if let initializer = variable.initializer {
-            // A `var` may be set anywhere: only constants are followed.
-            guard variable.isConstant || file.language != .swift else { return nil }
-            return (initializer, owner)
+            // A `var` may be set anywhere: followed only when nothing in the file sets it again.
+            guard variable.isConstant || file.language != .swift || writes.count(of: variable.name) == 0 else { return nil }
+            return DeclaredValue(expression: initializer, context: WalkContext(type: owner))
         }
-        guard variable.accessors.count == 1, let value = Self.singleReturn(variable.accessors[0]) else { return nil }
-        return (value, owner)
+        if variable.accessors.count == 1, let value = Self.singleReturn(variable.accessors[0]) {
+            return DeclaredValue(expression: value, context: WalkContext(type: owner))
+        }
+        guard variable.accessors.isEmpty, variable.attributes.firstIndex(of: "#define") == nil,
+              let only = writes.onlyWrite(of: variable.name) else { return nil }
+        return DeclaredValue(expression: only.value, context: only.context, isAssignment: true)
     }
 
     /// What a function of this file without parameters returns, when it has one return.
     private func returnedValue(of name: String, owner: String?, arguments: Int) -> (expression: Expression, context: WalkContext)? {
-        if let variable = staticProperty(name, in: owner), variable.initializer == nil, let value = declaredValue(variable) {
-            return (value.expression, WalkContext(type: value.type))
+        if let variable = staticProperty(name, in: owner), variable.initializer == nil, !variable.accessors.isEmpty,
+           let value = declaredValue(variable) {
+            return (value.expression, value.context)
         }
         let candidates = (functionsByName[name] ?? []).filter { $0.function.parameters.count == arguments && $0.owner?.name == owner }
         guard candidates.count == 1, let body = candidates[0].function.body, let value = Self.singleReturn(body) else { return nil }

@@ -91,6 +91,11 @@ extension FunctionInterpreter {
         if engine.namedValues.secureBindings.contains(name) { return secureTextTaint("`\(name)`", at: range) }
         let type = state.types[name] ?? ownerName.flatMap { engine.propertyTypes[$0]?[name] }
         guard let kind = engine.sensitiveKind(of: name, type: type) else { return nil }
+        // `registerDeviceToken(with tokenData:)`: a token named only `token` in a function about the device's
+        // push token is that token (see `SensitiveNaming`).
+        if kind == .token, let function, SensitiveNaming.isUnqualifiedToken(name), SensitiveSources.handlesDeviceToken(function) {
+            return nil
+        }
         return nameTaint(name, kind: kind, at: range)
     }
 
@@ -115,8 +120,28 @@ extension FunctionInterpreter {
         }
         var type: String?
         if let root = base.accessPath, root == SensitiveSources.selfName, let ownerName { type = engine.propertyTypes[ownerName]?[name] }
-        guard let kind = engine.sensitiveKind(of: name, type: type) else { return nil }
-        return nameTaint(name, kind: kind, at: range)
+        if let kind = engine.sensitiveKind(of: name, type: type) { return nameTaint(name, kind: kind, at: range) }
+        // A token whose name reads as bookkeeping (`syncToken`) in what a sign-in returned is the credential
+        // the login issued.
+        guard let issuer = loginIssuer(of: base, state), let kind = SensitiveNaming.kind(ofName: name, type: type, issuedByLogin: true)
+        else { return nil }
+        let source = SensitiveSources.nameSource
+        let hit = SourceHit(kind: source.kind, description: "`\(name)` (\(kind.phrase) \(issuer))", range: range,
+                            confidence: source.confidence)
+        return Taint(origin: .source(hit))
+    }
+
+    /// Where `base` comes from when it is what a sign-in returned, for messages ("issued by the sign-in call
+    /// `requestLoginConfirmation`", "held by an `AuthResponse`"): the call itself (`try await api.login(…).syncToken`),
+    /// a local bound to it, or a local or parameter whose declared type is named for authentication.
+    func loginIssuer(of base: Expression, _ state: InterpreterState) -> String? {
+        if let call = SensitiveSources.loginCallName(base) { return "issued by the sign-in call `\(call)`" }
+        guard let root = base.rootName, base.accessPath == root else { return nil }
+        if let call = state.loginResults[root] { return "issued by the sign-in call `\(call)`" }
+        if let type = state.types[root], SensitiveSources.isAuthenticationType(type) {
+            return "held by \(SensitiveSources.article(type)) `\(type.filter { !"?! ".contains($0) })`"
+        }
+        return nil
     }
 
     /// A dictionary key (a string literal or a constant's name) that names sensitive data: what is stored

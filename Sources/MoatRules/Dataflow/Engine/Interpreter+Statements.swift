@@ -199,6 +199,7 @@ extension FunctionInterpreter {
         for name in names {
             state.vars[name] = nil
             state.closures[name] = nil
+            state.loginResults[name] = nil
             if let type {
                 state.types[name] = type
                 if type.hasText("[") && type.hasText("]") && file.language.isCFamily { state.fixedBuffers.insert(name) }
@@ -207,6 +208,7 @@ extension FunctionInterpreter {
         guard let initializer else { return }
         if case .closure = initializer.unwrapped.kind, names.count == 1 { state.closures[names[0]] = initializer }
         if type == nil, names.count == 1, let inferred = inferredType(initializer) { state.types[names[0]] = inferred }
+        if names.count == 1, let login = SensitiveSources.loginCallName(initializer) { state.loginResults[names[0]] = login }
         if names.count == 1, isFixedArrayLiteral(initializer) { state.fixedBuffers.insert(names[0]) }
         if names.count == 1, isDynamicBuffer(initializer) { state.dynamicBuffers.insert(names[0]) }
         let taints = eval(initializer, &state)

@@ -20,6 +20,9 @@ struct InterpreterState {
     var dynamicBuffers: Set<String> = []
     /// Locals that hold the host of a URL (`let host = url.host`): a check on them is a check of the URL.
     var hostAliases: [String: String] = [:]
+    /// Locals bound to what a sign-in call returned (`let confirmation = try await remote.requestLoginConfirmation(…)`),
+    /// with the call's name: the tokens in it are the credential the login issued (`SensitiveSources.loginCallName`).
+    var loginResults: [String: String] = [:]
     /// A confirmation was shown on every path to here.
     var confirmed = false
     /// Untrusted input (an opened URL, or while a summary is computed, a parameter) that a condition or a
@@ -37,6 +40,7 @@ struct InterpreterState {
         result.fixedBuffers.formUnion(rhs.fixedBuffers)
         result.dynamicBuffers.formUnion(rhs.dynamicBuffers)
         result.hostAliases.merge(rhs.hostAliases) { first, _ in first }
+        result.loginResults.merge(rhs.loginResults) { first, _ in first }
         result.confirmed = lhs.confirmed && rhs.confirmed
         result.routing.merge(rhs.routing)
         return result

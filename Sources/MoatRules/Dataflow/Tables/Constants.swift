@@ -35,6 +35,24 @@ public enum ConstantTables {
     public static let inPlaceWriters: Set<String> = [
         "withUnsafeMutableBytes", "withUnsafeMutableBufferPointer", "mutableBytes", "resetBytes", "replaceSubrange", "append",
     ]
+
+    /// C calls that only read a bare array argument (at these positions; every position when empty). A C
+    /// array passed bare to any other call is a pointer the callee may fill (`SecRandomCopyBytes(…, iv)`,
+    /// `arc4random_buf(iv, 16)`, `CCRandomGenerateBytes`, `memcpy(iv, …)`): it is not the constant it was
+    /// initialized with. `memset`/`bzero` leave it a constant.
+    public static let readOnlyArguments: [String: Set<Int>] = [
+        "CCCrypt": [3, 5, 6], "CCCryptorCreate": [3, 5], "CCCryptorCreateWithMode": [4, 5, 7], "CCKeyDerivationPBKDF": [1, 3],
+        "CCHmac": [1, 3], "CCHmacInit": [1], "CCCryptorUpdate": [1], "SecKeyCreateWithData": [0],
+        "memcpy": [1], "memmove": [1], "strcpy": [1], "strncpy": [1], "strlcpy": [1], "memcmp": [], "strcmp": [], "strlen": [],
+        "sizeof": [], "memset": [], "bzero": [], "printf": [], "NSLog": [], "CFDataCreate": [1],
+        "dataWithBytes:length:": [], "initWithBytes:length:": [], "dataWithBytesNoCopy:length:": [],
+        "dataWithBytesNoCopy:length:freeWhenDone:": [], "initWithBytesNoCopy:length:freeWhenDone:": [],
+        "stringWithUTF8String:": [], "initWithUTF8String:": [], "stringWithCString:encoding:": [],
+    ]
+
+    /// The positions where a C call only reads a bare array argument (empty: every position), nil when the
+    /// call may fill it.
+    public static func readsArguments(_ name: String) -> Set<Int>? { readOnlyArguments[name] }
 }
 
 /// A value a settings rule can judge: an enum case or C constant by name, a string, or literal bytes.
@@ -46,12 +64,22 @@ public enum ConstantValue: Sendable, Hashable, Codable {
     /// The value an expression is written as, through byte conversions (`"…".data(using:)`,
     /// `Data(base64Encoded: "…")`, `Array("…".utf8)`, `[UInt8]("…".utf8)`), when it is one of the table's
     /// shapes.
-    public static func of(_ expression: Expression, symbols: Set<String> = ConstantTables.symbols, depth: Int = 0) -> (value: ConstantValue, literal: Expression)? {
+    /// In C (`cFamily`), a brace list of zeroes (`uint8_t iv[16] = {0};`) fills its whole array with zero
+    /// bytes, whatever its length.
+    public static func of(_ expression: Expression, symbols: Set<String> = ConstantTables.symbols, cFamily: Bool = false,
+                          depth: Int = 0) -> (value: ConstantValue, literal: Expression)? {
         guard depth < 8 else { return nil }
         let current = expression.strippedOfCasts
         switch current.kind {
         case .stringLiteral:
             return current.stringValue.map { (.text($0), current) }
+        case .arrayLiteral(let elements) where cFamily && elements.count < ConstantTables.minimumByteCount:
+            // `{0}`, `{0x00, 0}`: zero-filled. Elements written directly (not `@0` of an `@[…]` literal).
+            guard !elements.isEmpty, elements.allSatisfy({
+                if case .integerLiteral(let text) = $0.kind { return text.allSatisfy { "0xX".contains($0) } && text.contains("0") }
+                return false
+            }) else { return nil }
+            return (.bytes(0), current)
         case .arrayLiteral(let elements):
             guard elements.count >= ConstantTables.minimumByteCount,
                   elements.allSatisfy({ if case .integerLiteral = $0.unwrapped.kind { true } else { false } }) else { return nil }
@@ -67,7 +95,7 @@ public enum ConstantValue: Sendable, Hashable, Codable {
             if let count, count < ConstantTables.minimumByteCount { return nil }
             return (.bytes(count ?? 0), current)
         default:
-            return conversionOperand(current).flatMap { of($0, symbols: [], depth: depth + 1) }
+            return conversionOperand(current).flatMap { of($0, symbols: [], cFamily: cFamily, depth: depth + 1) }
         }
     }
 
@@ -151,12 +179,12 @@ public enum ConstantExporter {
             export(variable.name, value, owner: owner)
         }
         func export(_ name: String, _ value: Expression, owner: String?) {
-            guard let (constant, literal) = ConstantValue.of(value) else { return }
+            guard let (constant, literal) = ConstantValue.of(value, cFamily: file.language.isCFamily) else { return }
             if case .text(let text) = constant, text.count < ConstantTables.minimumByteCount || text.count > maximumTextLength { return }
             result.append(ExportedConstant(owner: owner, name: name, value: constant,
                                            location: ExternalLocation(path: "", line: literal.range.start.line, column: literal.range.start.column)))
         }
-        for variable in file.declarations.flatMap(\.flattenedVariables) { note(variable, owner: nil) }
+        for variable in file.declarations.flatMap(\.flattenedVariables) + file.macros { note(variable, owner: nil) }
         for type in file.allTypes {
             for variable in type.variables { note(variable, owner: type.name) }
         }

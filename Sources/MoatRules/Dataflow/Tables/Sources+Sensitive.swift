@@ -29,7 +29,7 @@ public enum SensitiveDataKind: String, Sendable, Hashable {
 /// | pin | always | after map, location, annotation, drop, marker, certificate, cert, ssl, tls, public, key, spki, hash, sha256, host, domain, message, post, chat, top (`mapPin`, `certificatePin`) |
 /// | key(s) | after api, private, secret, encryption, signing, master, aes, hmac, crypto, cipher, shared, symmetric, license, consumer (`SecretNaming.keyCompounds`) | any other key: `keyPath`, `cacheKey`, `passwordKey` (the name a password is stored under) |
 /// | number, num, no | after card, cc, credit, passport, ssn, iban, or social security | `phoneNumber`, `pageNumber`, `buildNumber` |
-/// | code | after pin, security, verification, otp, passcode, auth, authorization, recovery, backup, cvv | `countryCode`, `statusCode`, `errorCode` |
+/// | code | after pin, security, verification, otp, totp, passcode, auth, authorization, recovery, backup, cvv | `countryCode`, `statusCode`, `errorCode` |
 /// | phrase | after pass, seed, recovery, secret | |
 /// | id | never: a session id in an app names an analytics or encryption session | `sessionId`, `userId`, `tokenId` |
 ///
@@ -39,6 +39,31 @@ public enum SensitiveDataKind: String, Sendable, Hashable {
 /// require, validate...) makes a Boolean (`isPasswordSet`, `showPassword`). Hashed or encrypted values are
 /// not secrets in clear (`hashedPassword`, `encryptedToken`): a word hash, hashed, encrypted, sealed,
 /// digest, obfuscated, masked or redacted anywhere in the name quiets it.
+///
+/// **Where a token comes from decides when its name cannot.** A cursor word before `token` (sync, change,
+/// continuation, resume, cursor, page, next, paging, pagination: `cursorTokenQualifiers`) reads as
+/// bookkeeping — CalDAV's and Google's `syncToken`, a change feed's `changeToken` are positions in a
+/// stream, not credentials. But a service may call its session credential that: Simperium's `syncToken` is
+/// what a sign-in returns and what every later request authenticates with. So a token so named is a
+/// credential when it is a member of what a **sign-in call** returned (`kind(ofName:type:issuedByLogin:)`):
+/// a call whose name says login, logon, sign-in, authenticate/authentication, auth, oauth or
+/// authorize/authorization (`remote.requestLoginConfirmation(email:authCode:)`, `api.signIn(…)`, `login()`;
+/// `SensitiveSources.loginCallName`), read directly or through the local bound to it, or a value whose
+/// declared type is named for authentication (`AuthResponse`, `LoginResult`, `OAuthCredentials`,
+/// `UserSession`: `SensitiveSources.isAuthenticationType`). A change feed is never what a sign-in returns;
+/// a device or push token (device, push, apns, fcm, voip, notification, registration) is the app's own
+/// address, sent to the server, never issued by a login, and stays quiet there too.
+///
+/// **A token named only `token` takes its meaning from the function it is in.** An APNs device token is
+/// the address the app sends to its push provider, not a credential (`deviceToken` is quiet). The value
+/// `application(_:didRegisterForRemoteNotificationsWithDeviceToken:)` receives keeps that meaning in what it
+/// flows into, under names that no longer say it: `registerDeviceToken(with tokenData: Data)`,
+/// `let newToken = tokenData.hexString`. So a name whose words before `token` are none or only say which one
+/// (`token`, `tokenData`, `newToken`, `currentToken`: `SensitiveNaming.whichOneWords`) is quiet inside a
+/// function whose name or argument labels name a device or push token (`registerDeviceToken(with:)`,
+/// `didRegisterForRemoteNotificationsWithDeviceToken`, `updatePushToken(_:)`: a device, push, apns, fcm or
+/// voip qualifier before `token`; `SensitiveSources.handlesDeviceToken`). A name that says another token
+/// (`authToken`, `accessToken`) stays sensitive there.
 ///
 /// A declared type decides too: a value whose type cannot hold a secret string (`Bool`, `Date`, `URL`,
 /// `UITextField`, `NotificationToken`, `NSObjectProtocol`...) is quiet; strings, data, numbers (a PIN),
@@ -63,7 +88,7 @@ public enum SensitiveNaming {
     ]
     static let numberQualifiers: Set<String> = ["card", "cc", "credit", "passport", "ssn", "iban"]
     static let codeQualifiers: [String: SensitiveDataKind] = [
-        "pin": .pin, "security": .cardCode, "verification": .oneTimeCode, "otp": .oneTimeCode, "passcode": .password,
+        "pin": .pin, "security": .cardCode, "verification": .oneTimeCode, "otp": .oneTimeCode, "totp": .oneTimeCode, "passcode": .password,
         "auth": .oneTimeCode, "authorization": .oneTimeCode, "recovery": .oneTimeCode, "backup": .oneTimeCode, "cvv": .cardCode,
     ]
     static let phraseQualifiers: Set<String> = ["pass", "seed", "recovery", "secret"]
@@ -89,8 +114,28 @@ public enum SensitiveNaming {
         "Dictionary", "NSArray", "Array", "SymmetricKey", "SecKey", "CFData", "CFString", "char", "NSSecureCoding", "Codable",
     ]
 
+    /// Qualifiers that make a token a position in a stream (a cursor) rather than a credential, unless a
+    /// sign-in issued it (see the table above).
+    static let cursorTokenQualifiers: Set<String> = ["sync", "change", "continuation", "resume", "cursor", "page", "next", "paging",
+                                                     "pagination"]
+
+    /// Words before `token` that only say which value it is, not which kind of token (`newToken`).
+    static let whichOneWords: Set<String> = ["new", "old", "current", "latest", "last", "previous", "received", "updated", "hex",
+                                             "formatted", "my", "the"]
+
+    /// Whether a token name says nothing of which token it is (`token`, `tokenData`, `newToken`): such a
+    /// name takes its meaning from the function it is in (`SensitiveSources.handlesDeviceToken`).
+    static func isUnqualifiedToken(_ name: String) -> Bool {
+        var words = SecretNaming.words(name)
+        while words.count > 1, let last = words.last, transparentWords.contains(last) { words.removeLast() }
+        guard let last = words.last, last == "token" || last == "tokens" else { return false }
+        return words.dropLast().allSatisfy(whichOneWords.contains)
+    }
+
     /// The sensitive datum a name denotes, or nil. `type`, when known, is the value's declared type.
-    public static func kind(ofName name: String, type: String? = nil) -> SensitiveDataKind? {
+    /// `issuedByLogin`: the value is a member of what a sign-in returned, where a cursor word before
+    /// `token` does not make it bookkeeping (`cursorTokenQualifiers`).
+    public static func kind(ofName name: String, type: String? = nil, issuedByLogin: Bool = false) -> SensitiveDataKind? {
         guard mayBeSensitive(name) else { return nil }
         var words = SecretNaming.words(name)
         guard !words.isEmpty else { return nil }
@@ -121,7 +166,8 @@ public enum SensitiveNaming {
             } else if let secret = SecretNaming.headWords[last] {
                 kind = convert(secret)
                 if secret == .token, let previous,
-                   SecretNaming.nonCredentialTokenQualifiers.contains(previous) || moreNonCredentialTokenQualifiers.contains(previous) {
+                   SecretNaming.nonCredentialTokenQualifiers.contains(previous) || moreNonCredentialTokenQualifiers.contains(previous),
+                   !(issuedByLogin && cursorTokenQualifiers.contains(previous)) {
                     kind = nil
                 }
                 // StoreKit's `appAccountToken`: a UUID the app chooses to tie purchases to its account, not a secret.
@@ -266,6 +312,63 @@ enum SensitiveSources {
         "ask", "configure", "setup", "use", "apply", "process", "parse", "encode", "decode", "hash", "encrypt", "compare", "test", "mock",
         "make", "build", "create", "generate", "is", "has", "can", "login", "logout", "sign", "authenticate", "authorize", "exchange",
     ]
+
+    /// Words of a call's name that say it signs the user in (see `SensitiveNaming`: where a token comes from).
+    static let loginWords: Set<String> = ["login", "logon", "signin", "authenticate", "authentication", "auth", "oauth", "authorize",
+                                          "authorization"]
+    /// Two-word spellings of the same (`signIn`, `logIn`).
+    static let loginWordPairs: Set<String> = ["sign in", "log in", "log on", "sign on"]
+    /// Words of a type's name that say it holds what a sign-in returns (`AuthResponse`, `LoginResult`,
+    /// `OAuthCredentials`, `UserSession`).
+    static let authenticationTypeWords: Set<String> = ["login", "logon", "signin", "auth", "oauth", "authentication", "authorization",
+                                                       "credential", "credentials", "session"]
+
+    /// The name of the sign-in call `expression` is (`try await remote.requestLoginConfirmation(…)` →
+    /// `requestLoginConfirmation`), or nil.
+    static func loginCallName(_ expression: Expression) -> String? {
+        guard case .call(let callee, _, _) = expression.unwrapped.kind, let name = callee.name else { return nil }
+        // Asked of every declaration's initializer: a letters test before splitting into words.
+        let lower = name.lowercased()
+        guard lower.hasText("log") || lower.hasText("sign") || lower.hasText("auth") else { return nil }
+        let baseName = name.split(separator: ":", maxSplits: 1).first.map(String.init) ?? name
+        guard mentionsLogin(SecretNaming.words(baseName)) else { return nil }
+        return baseName
+    }
+
+    static func mentionsLogin(_ words: [String]) -> Bool {
+        if words.contains(where: loginWords.contains) { return true }
+        return zip(words, words.dropFirst()).contains { loginWordPairs.contains("\($0) \($1)") }
+    }
+
+    /// Whether a declared type is named for what a sign-in returns. System session types (`URLSession`,
+    /// `AVAudioSession`, `WCSession`...) are not.
+    static func isAuthenticationType(_ type: String) -> Bool {
+        let core = type.filter { !"?![] ".contains($0) }
+        guard let name = core.split(separator: ".").last.map(String.init), !name.isEmpty else { return false }
+        if ["URLSession", "NSURLSession", "AVAudioSession", "AVCaptureSession", "WCSession", "ARSession", "MCSession", "NISession",
+            "ASWebAuthenticationSession", "SFAuthenticationSession", "GKSession", "NWConnection"].contains(name) { return false }
+        let words = SecretNaming.words(name)
+        return words.contains(where: authenticationTypeWords.contains) || mentionsLogin(words)
+    }
+
+    /// Qualifiers of a token that is the device's push address (`registerDeviceToken`, `updatePushToken`).
+    static let deviceTokenQualifiers: Set<String> = ["device", "push", "apns", "fcm", "voip"]
+
+    /// Whether a function's name or one of its argument labels names a device or push token
+    /// (`registerDeviceToken(with:)`, `application(_:didRegisterForRemoteNotificationsWithDeviceToken:)`).
+    static func handlesDeviceToken(_ function: FunctionDeclaration) -> Bool {
+        let names = [function.name] + function.parameters.compactMap(\.label)
+        return names.contains { name in
+            guard name.lowercased().hasText("token") else { return false }
+            let words = SecretNaming.words(name)
+            return zip(words, words.dropFirst()).contains { deviceTokenQualifiers.contains($0) && ($1 == "token" || $1 == "tokens") }
+        }
+    }
+
+    /// "a" or "an" before a type name.
+    static func article(_ name: String) -> String {
+        name.first.map { "AEIOUaeiou".contains($0) } == true ? "an" : "a"
+    }
 
     /// Whether a call of this name returns a secret (`storedPassword()`, `getAccessToken()`, `apiKey()`):
     /// its head word is sensitive, its first word is no action verb, a one-word name takes no argument.
