@@ -81,10 +81,20 @@ public struct SHA256 {
     public static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var hasher = SHA256()
         hasher.update(bytes)
-        return hasher.finalize().map { byte in
-            let digits = String(byte, radix: 16)
-            return byte < 16 ? "0" + digits : digits
-        }.joined()
+        return lowercaseHex(hasher.finalize())
+    }
+
+    /// Bytes as lowercase hexadecimal digits, two per byte (what `String(format: "%02x")` gives each byte,
+    /// without Foundation's formatter: it was a third of a cache key's cost).
+    public static func lowercaseHex(_ bytes: [UInt8]) -> String {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     public static func hex(_ text: String) -> String { hex(text.utf8) }

@@ -112,16 +112,26 @@ public enum ShippingScope {
     }
 
     static func reason(forFolder name: Substring) -> NonShippingReason? {
-        let lower = name.lowercased()
-        if ["tests", "test", "specs", "spec"].contains(lower) || name.hasSuffix("Tests") || name.hasSuffix("Specs")
-            || name.hasPrefix("UITest") || name.hasSuffix("TestSupport") || name.hasSuffix("TestHelpers") {
+        if name.hasSuffix("Tests") || name.hasSuffix("Specs") || name.hasPrefix("UITest") || name.hasSuffix("TestSupport")
+            || name.hasSuffix("TestHelpers") {
             return .test
         }
-        if ["mocks", "mock", "stubs", "fakes"].contains(lower) { return .mock }
-        if ["fixtures", "fixture"].contains(lower) { return .fixture }
-        if lower == "preview content" { return .preview }
-        return nil
+        // The names compared in any case are at most 15 bytes of ASCII; a longer ASCII name is none of them
+        // (asked of every folder of every discovered path, so the common case builds no lowercased copy).
+        // A non-ASCII name is lowercased as before (`K`, the Kelvin sign, lowercases to ASCII `k`).
+        let utf8 = name.utf8
+        if utf8.count > Self.longestFolderName, utf8.allSatisfy({ $0 < 0x80 }) { return nil }
+        return foldersByLowercasedName[name.lowercased()]
     }
+
+    /// Folder names compared in any case, with their reason.
+    private static let foldersByLowercasedName: [String: NonShippingReason] = [
+        "tests": .test, "test": .test, "specs": .test, "spec": .test,
+        "mocks": .mock, "mock": .mock, "stubs": .mock, "fakes": .mock,
+        "fixtures": .fixture, "fixture": .fixture,
+        "preview content": .preview,
+    ]
+    private static let longestFolderName = foldersByLowercasedName.keys.map(\.utf8.count).max() ?? 0
 
     static func isMockName(_ base: Substring) -> Bool {
         if base.hasSuffix("Mock") || base.hasSuffix("Mocks") { return true }

@@ -23,10 +23,14 @@ struct CrossFileRounds {
 
     /// Replaces the outcomes of the files analyzed again.
     mutating func run(_ outcomes: inout [FileOutcome]) {
+        // The classes of the Core Data models' entities, with their stores' protection (`ManagedObjects`).
+        let hasModels = outcomes.contains { if case .coreDataModel = $0.payload { return true } else { return false } }
+        let modelTypes = hasModels ? CoreDataSecretAttributeRule.managedObjectTypes(CollectedOutcomes(outcomes).app) : []
         for _ in 0..<Self.limit {
             let names = outcomes.map { $0.source?.summary.referencedNames }
             let contexts = CrossFileLinker(facts: facts(outcomes), paths: files.map(\.path),
-                                           mentions: { index, name in names[index]?[name] != nil }).contexts()
+                                           mentions: { index, name in names[index]?[name] != nil },
+                                           modelTypes: modelTypes).contexts()
             let changed = outcomes.indices.filter { contexts[$0] != outcomes[$0].source?.context }
             if changed.isEmpty { break }
             let roundStart = DispatchTime.now().uptimeNanoseconds

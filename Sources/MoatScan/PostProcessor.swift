@@ -93,6 +93,7 @@ public struct PostProcessor {
             if let reason = nonShipping.reason(for: findings[index].location) { findings[index].markNonShipping(reason) }
         }
         findings = Self.droppingSuperseded(findings)
+        findings = Self.mergingModelAndCodeSecrets(findings)
         findings = Self.groupingRepeatedValues(findings, places: appPlaces)
         // Duplicates: same rule, place and message.
         var seen = Set<String>()
@@ -142,6 +143,45 @@ public struct PostProcessor {
                   let present = rulesAtLine["\(finding.location.path)|\(finding.location.line)"] else { return true }
             return winners.isDisjoint(with: present)
         }
+    }
+
+    /// One secret, one finding: a secret-named Core Data attribute that MOAT-STOR-209 reports from the model
+    /// (no code flow) and that shipping code writes with a flow MOAT-STOR-301 reports (which lists the model's
+    /// attribute as a related location). The code finding is the stronger evidence and stays. The model
+    /// finding (one per entity, at its first secret attribute, the others related) is dropped when code
+    /// findings cover every secret attribute it lists; otherwise it stays for the attributes no code writes,
+    /// with the code findings as related locations.
+    static func mergingModelAndCodeSecrets(_ findings: [Finding]) -> [Finding] {
+        let modelRule = CoreDataSecretAttributeRule.description.id
+        let codeRule = SecretInDatabaseRule.description.id
+        guard findings.contains(where: { $0.ruleId == modelRule }) else { return findings }
+        func key(_ location: Location) -> String { "\(location.path)|\(location.line)" }
+        var writes: [String: [Location]] = [:]
+        for finding in findings where finding.ruleId == codeRule && finding.suppression == nil && finding.nonShippingReason == nil {
+            for related in finding.related { writes[key(related.location), default: []].append(finding.location) }
+        }
+        guard !writes.isEmpty else { return findings }
+        var result: [Finding] = []
+        for var finding in findings {
+            guard finding.ruleId == modelRule else {
+                result.append(finding)
+                continue
+            }
+            let attributes = [finding.location] + finding.related.map(\.location).filter { $0.path == finding.location.path }
+            let covered = attributes.filter { writes[key($0)] != nil }
+            if covered.isEmpty {
+                result.append(finding)
+                continue
+            }
+            if covered.count == attributes.count { continue }
+            for attribute in covered {
+                for write in writes[key(attribute)] ?? [] {
+                    finding.related.append(RelatedLocation(location: write, message: "This secret attribute is written from code here (MOAT-STOR-301 reports it with its flow)."))
+                }
+            }
+            result.append(finding)
+        }
+        return result
     }
 
     /// One configuration decision, one finding: a property-list or app rule that reports the same key with

@@ -82,7 +82,7 @@ public struct ResultCache: Sendable {
                 hasher.update("\(entry.name)\u{0}\(entry.version ?? "")\u{0}\(entry.line)".utf8)
             }
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return SHA256.lowercaseHex(hasher.finalize())
     }
 
     private func url(for key: String) -> URL {

@@ -12,6 +12,13 @@ struct CoreTests {
         #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
+    @Test func lowercaseHexIsTwoDigitsPerByteAsFormatGivesThem() {
+        let every = (0...255).map { UInt8($0) }
+        #expect(SHA256.lowercaseHex(every) == every.map { String(format: "%02x", $0) }.joined())
+        #expect(SHA256.lowercaseHex([]) == "")
+        #expect(SHA256.lowercaseHex([0x00, 0x0f, 0xa0, 0xff]) == "000fa0ff")
+    }
+
     @Test func sha256GivesTheSameDigestWhateverTheChunksAndTheirStorage() {
         let bytes = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         let whole = SHA256.hex(bytes)

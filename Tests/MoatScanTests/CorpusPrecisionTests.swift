@@ -128,7 +128,8 @@ struct CorpusPrecisionTests {
     // MARK: Targets Xcode never archives
 
     /// An XcodeGen project: the Chat app and a Showcase app that renders screens for UI tests, both compiling
-    /// `Shared/Settings.swift`; `skipInstall` is the showcase's release SKIP_INSTALL.
+    /// `Shared/Settings.swift`, and the showcase's UI tests (it is their test host); `skipInstall` is the
+    /// showcase's release SKIP_INSTALL.
     static func showcase(skipInstall: String, embedded: Bool = false) -> [String: String] {
         [
             "project.yml": """
@@ -156,7 +157,15 @@ struct CorpusPrecisionTests {
                 sources:
                 - path: Showcase/ShowcaseApp.swift
                 - path: Shared/Settings.swift
+              ShowcaseUITests:
+                type: bundle.ui-testing
+                platform: iOS
+                sources:
+                - path: UITests
+                dependencies:
+                - target: Showcase
             """,
+            "UITests/ScreensUITests.swift": "import XCTest\nfinal class ScreensUITests: XCTestCase {}\n",
             "App/Info.plist": plist("<key>CFBundlePackageType</key>\n<string>APPL</string>"),
             "App/PrivacyInfo.xcprivacy": PrivacyManifestExamples.manifest(PrivacyManifestExamples.userDefaultsDeclared),
             "App/ChatApp.swift": "import SwiftUI\n@main struct ChatApp: App { var body: some Scene { WindowGroup { Text(\"Chat\") } } }\n",

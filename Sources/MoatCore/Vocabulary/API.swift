@@ -18,6 +18,13 @@ public struct API: Sendable, Hashable {
     /// C functions as written in source: `SecTrustEvaluate`.
     public let cFunctions: [String]
 
+    /// Base names of the Swift spellings (`unarchiveObject` for `unarchiveObject(with:)`), as the code
+    /// model's `Expression.name` gives them for a Swift call.
+    public let swiftBaseNames: [String]
+
+    /// Every name a call to this API carries in the code model: Swift base names, selectors, C functions.
+    public let callNames: Set<String>
+
     public init(_ name: String, classes: [String] = [], swift: [String] = [], selectors: [String] = [],
                 cFunctions: [String] = []) {
         self.name = name
@@ -25,23 +32,53 @@ public struct API: Sendable, Hashable {
         self.swift = swift
         self.selectors = selectors
         self.cFunctions = cFunctions
-    }
-
-    /// Base names of the Swift spellings (`unarchiveObject` for `unarchiveObject(with:)`), as the code
-    /// model's `Expression.name` gives them for a Swift call.
-    public var swiftBaseNames: [String] {
         var seen = Set<String>()
-        return swift.compactMap { spelling in
+        swiftBaseNames = swift.compactMap { spelling in
             let base = spelling.firstIndex(of: "(").map { String(spelling[..<$0]) } ?? spelling
             return seen.insert(base).inserted ? base : nil
         }
+        callNames = Set(swiftBaseNames + selectors + cFunctions)
     }
 
-    /// Every name a call to this API carries in the code model: Swift base names, selectors, C functions.
-    public var callNames: Set<String> { Set(swiftBaseNames + selectors + cFunctions) }
+    /// A call name (`Expression.name`) matches the API when it is one of its `callNames`, so a rule can
+    /// switch on a call's name: `case APIs.commonCryptoCipher:`.
+    public static func ~= (api: API, name: String) -> Bool { api.callNames.contains(name) }
+
+    /// The first part of each Objective-C selector (`writeToFile` of `writeToFile:atomically:`), as a
+    /// file's names index (`SourceNames`) holds the identifiers of a message send.
+    public var selectorHeads: [String] {
+        var seen = Set<String>()
+        return selectors.compactMap { selector in
+            let head = selector.firstIndex(of: ":").map { String(selector[..<$0]) } ?? selector
+            return seen.insert(head).inserted ? head : nil
+        }
+    }
+
+    /// The first argument label of each Swift spelling (`forResource` of `url(forResource:withExtension:)`),
+    /// `_` and spellings without arguments left out.
+    public var swiftFirstLabels: [String] {
+        var seen = Set<String>()
+        return swift.compactMap { spelling in
+            guard let open = spelling.firstIndex(of: "("), let colon = spelling[open...].firstIndex(of: ":") else { return nil }
+            let label = String(spelling[spelling.index(after: open)..<colon])
+            return label != "_" && !label.isEmpty && seen.insert(label).inserted ? label : nil
+        }
+    }
 
     /// Swift call names with labels and selectors (what `swiftCallName` or a message send's name gives).
     public var fullCallNames: Set<String> { Set(swift + selectors + cFunctions) }
+
+    /// For a method the app implements, the selector of each Swift name: the vocabulary lists them in the
+    /// same order, and Swift names past the last selector (async variants) share a listed one.
+    public var selectorsBySwiftName: [String: String] {
+        Dictionary(zip(swift, selectors).map { ($0, $1) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The full names of a method the app implements, each Swift name followed by its selector, then the
+    /// Swift names that share a listed selector.
+    public var implementedNames: [String] {
+        zip(swift, selectors).flatMap { [$0, $1] } + swift.dropFirst(selectors.count) + selectors.dropFirst(swift.count)
+    }
 
     /// The C symbols a binary that calls it imports (`_SecTrustEvaluate`).
     public var importedFunctionSymbols: [String] { cFunctions.map { "_" + $0 } }
@@ -60,4 +97,10 @@ extension Array where Element == API {
     public var fullCallNames: Set<String> { reduce(into: Set<String>()) { $0.formUnion($1.fullCallNames) } }
     /// Every selector of the list, in order.
     public var selectors: [String] { flatMap(\.selectors) }
+    /// Every Swift base name of the list.
+    public var swiftBaseNames: Set<String> { reduce(into: Set<String>()) { $0.formUnion($1.swiftBaseNames) } }
+    /// Every C function of the list.
+    public var cFunctions: Set<String> { reduce(into: Set<String>()) { $0.formUnion($1.cFunctions) } }
+    /// Every first part of a selector of the list (see `API.selectorHeads`).
+    public var selectorHeads: Set<String> { reduce(into: Set<String>()) { $0.formUnion($1.selectorHeads) } }
 }

@@ -3,11 +3,16 @@
 extension APIs {
     // MARK: URL schemes and universal links
 
-    /// The app delegate's URL-scheme handlers.
+    /// The app delegate's URL-scheme handler.
     public static let openURLHandler = API(
         "UIApplicationDelegate.application(_:open:options:)", classes: ["UIApplicationDelegate"],
-        swift: ["application(_:open:options:)", "application(_:open:sourceApplication:annotation:)", "application(_:handleOpen:)"],
-        selectors: ["application:openURL:options:", "application:openURL:sourceApplication:annotation:", "application:handleOpenURL:"])
+        swift: ["application(_:open:options:)"], selectors: ["application:openURL:options:"])
+
+    /// The app delegate's deprecated URL-scheme handlers (iOS 9 replaced them with `openURLHandler`).
+    public static let deprecatedOpenURLHandler = API(
+        "UIApplicationDelegate.application(_:handleOpen:)", classes: ["UIApplicationDelegate"],
+        swift: ["application(_:handleOpen:)", "application(_:open:sourceApplication:annotation:)"],
+        selectors: ["application:handleOpenURL:", "application:openURL:sourceApplication:annotation:"])
 
     /// The scene delegate's URL-scheme handler.
     public static let sceneOpenURLContexts = API(
@@ -119,14 +124,20 @@ extension APIs {
         swift: ["application(_:didReceiveRemoteNotification:fetchCompletionHandler:)", "application(_:didReceiveRemoteNotification:)"],
         selectors: ["application:didReceiveRemoteNotification:fetchCompletionHandler:", "application:didReceiveRemoteNotification:"])
 
-    /// The notification center delegate's receipt of a notification (opened, or presented in the foreground).
-    public static let notificationDelivery = API(
+    /// The notification center delegate's receipt of the user's response to a notification (the async
+    /// Swift variant has the same selector).
+    public static let notificationResponse = API(
         "UNUserNotificationCenterDelegate.userNotificationCenter(_:didReceive:withCompletionHandler:)",
         classes: ["UNUserNotificationCenterDelegate"],
-        swift: ["userNotificationCenter(_:didReceive:withCompletionHandler:)", "userNotificationCenter(_:didReceive:)",
-                "userNotificationCenter(_:willPresent:withCompletionHandler:)", "userNotificationCenter(_:willPresent:)"],
-        selectors: ["userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:",
-                    "userNotificationCenter:willPresentNotification:withCompletionHandler:"])
+        swift: ["userNotificationCenter(_:didReceive:withCompletionHandler:)", "userNotificationCenter(_:didReceive:)"],
+        selectors: ["userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:"])
+
+    /// The notification center delegate's receipt of a notification presented while the app is open.
+    public static let notificationPresentation = API(
+        "UNUserNotificationCenterDelegate.userNotificationCenter(_:willPresent:withCompletionHandler:)",
+        classes: ["UNUserNotificationCenterDelegate"],
+        swift: ["userNotificationCenter(_:willPresent:withCompletionHandler:)", "userNotificationCenter(_:willPresent:)"],
+        selectors: ["userNotificationCenter:willPresentNotification:withCompletionHandler:"])
 
     /// A notification service extension's receipt of a notification request.
     public static let notificationServiceRequest = API(
@@ -156,10 +167,10 @@ extension APIs {
 
     /// The APIs of this file, for `APIs.all`.
     static let entryPoints: [API] = [
-        openURLHandler, sceneOpenURLContexts, sceneWillConnect, sceneConnectionInputs, onOpenURL, continueUserActivity,
+        openURLHandler, deprecatedOpenURLHandler, sceneOpenURLContexts, sceneWillConnect, sceneConnectionInputs, onOpenURL, continueUserActivity,
         onContinueUserActivity, userActivityWebpageURL, scriptMessageReceipt, scriptMessageBody, javaScriptContextStore,
         peerDataReceipt, peerResourceStart, peerResourceFinish, peerStreamReceipt, documentPickerSelection, extensionInputItems,
-        itemProviderLoad, pasteboardContents, pasteboardContentsByType, remoteNotificationReceipt, notificationDelivery,
+        itemProviderLoad, pasteboardContents, pasteboardContentsByType, remoteNotificationReceipt, notificationResponse, notificationPresentation,
         notificationServiceRequest, notificationUserInfo, recordFieldRead, descriptorRead, streamRead, streamLineRead, environmentRead,
     ]
 }

@@ -18,8 +18,13 @@ extension APIs {
     /// A directory of the app's container, asked of the file manager.
     public static let containerDirectoryLookup = API(
         "FileManager.urls(for:in:)", classes: ["FileManager", "NSFileManager"],
-        swift: ["urls(for:in:)", "url(for:in:appropriateFor:create:)"],
-        selectors: ["URLsForDirectory:inDomains:", "URLForDirectory:inDomain:appropriateForURL:create:error:"])
+        swift: ["urls(for:in:)"], selectors: ["URLsForDirectory:inDomains:"])
+
+    /// A directory the system names, asked of the file manager (a fresh `.itemReplacementDirectory`, or a
+    /// container directory); the URL passed as `appropriateFor` only picks the volume.
+    public static let systemDirectoryForVolume = API(
+        "FileManager.url(for:in:appropriateFor:create:)", classes: ["FileManager", "NSFileManager"],
+        swift: ["url(for:in:appropriateFor:create:)"], selectors: ["URLForDirectory:inDomain:appropriateForURL:create:error:"])
 
     /// Directories of the app's container and bundle, as properties.
     public static let containerDirectories = API(
@@ -80,7 +85,7 @@ extension APIs {
 
     /// The APIs of this file, for `APIs.all`.
     static let files: [API] = [
-        fileURLFromPath, bundleResourceURL, containerDirectoryLookup, containerDirectories, fileManagerCopy, fileManagerRemove,
+        fileURLFromPath, bundleResourceURL, containerDirectoryLookup, systemDirectoryForVolume, containerDirectories, fileManagerCopy, fileManagerRemove,
         fileManagerCreateFile, fileManagerCreateDirectory, fileWrite, fileHandleForWriting, fileOpenC, fileRenameC, fileRemoveC,
     ]
 }

@@ -170,4 +170,5 @@ public enum APIs {
         + files
         + memory
         + archive
+        + opening + storage + crypto + tls + checks + delegates
 }

@@ -72,6 +72,12 @@ public enum XMLInput {
 /// where it cannot be).
 protocol StoppableXMLReader: XMLParserDelegate {
     var failure: String? { get }
+    /// Called with the parser before the parse starts (a reader that aborts the parse keeps it).
+    func willParse(with parser: XMLParser)
+}
+
+extension StoppableXMLReader {
+    func willParse(with parser: XMLParser) {}
 }
 
 extension XMLInput {
@@ -87,15 +93,28 @@ extension XMLInput {
             throw PropertyListError("\(what) is not UTF-8 XML")
         }
         let reader = makeReader(text)
+        try parse(data, with: reader, malformed: malformed)
+        return (reader, text)
+    }
+
+    /// Reads a document with a reader that needs no text (the property list reader), the same way.
+    static func read<Reader: StoppableXMLReader>(_ data: Data, what: String, with reader: Reader,
+                                                 malformed: (XMLParser) -> String) throws {
+        try validate(data, what: what)
+        try parse(data, with: reader, malformed: malformed)
+    }
+
+    /// The one place an `XMLParser` is configured and run.
+    private static func parse<Reader: StoppableXMLReader>(_ data: Data, with reader: Reader, malformed: (XMLParser) -> String) throws {
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         parser.shouldReportNamespacePrefixes = false
         parser.delegate = reader
+        reader.willParse(with: parser)
         let ok = parser.parse()
         if let failure = reader.failure { throw PropertyListError(failure) }
         // libxml2-backed parsers may return true after reporting an error: check both.
         guard ok, parser.parserError == nil else { throw PropertyListError(malformed(parser)) }
-        return (reader, text)
     }
 }

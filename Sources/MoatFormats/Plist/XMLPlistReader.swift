@@ -5,7 +5,7 @@ import FoundationXML
 
 /// Builds a `PlistNode` tree from XML property list text, keeping the line of every `<key>`.
 /// External entities and DTD loading are off: the input may come from an attacker.
-final class XMLPlistReader: NSObject, XMLParserDelegate {
+final class XMLPlistReader: NSObject, StoppableXMLReader {
     private final class Frame {
         let isDictionary: Bool
         let keyPath: String
@@ -25,25 +25,13 @@ final class XMLPlistReader: NSObject, XMLParserDelegate {
     private var text = ""
     private var elementLine = 0
     private var root: PlistNode?
-    private var failure: String?
+    private var stopReason: String?
     private weak var parser: XMLParser?
     private(set) var xmlErrorLine: Int?
 
     static func read(data: Data) throws -> PlistNode {
-        try XMLInput.validate(data, what: "XML property list")
         let reader = XMLPlistReader()
-        let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        parser.delegate = reader
-        reader.parser = parser
-        let ok = parser.parse()
-        if let failure = reader.failure { throw PropertyListError(failure) }
-        // libxml2-backed parsers may return true after reporting an error: check both.
-        if !ok || parser.parserError != nil || reader.xmlErrorLine != nil {
-            let line = reader.xmlErrorLine ?? parser.lineNumber
-            throw PropertyListError("malformed XML property list at line \(line): not well-formed XML")
-        }
+        try XMLInput.read(data, what: "XML property list", with: reader, malformed: { parser in malformed(at: parser.lineNumber) })
         if let open = reader.stack.last {
             throw PropertyListError("malformed XML property list: <\(open.isDictionary ? "dict" : "array")> opened at line \(open.line) is never closed")
         }
@@ -51,8 +39,16 @@ final class XMLPlistReader: NSObject, XMLParserDelegate {
         return root
     }
 
+    /// Why the parse stopped: the reader's own failure first, then an error the parser reported (even
+    /// when it went on and returned success).
+    var failure: String? { stopReason ?? xmlErrorLine.map(Self.malformed(at:)) }
+
+    static func malformed(at line: Int) -> String { "malformed XML property list at line \(line): not well-formed XML" }
+
+    func willParse(with parser: XMLParser) { self.parser = parser }
+
     private func fail(_ message: String) {
-        if failure == nil { failure = message }
+        if stopReason == nil { stopReason = message }
         parser?.abortParsing()
     }
 

@@ -1,3 +1,4 @@
+import MoatCore
 import MoatSyntax
 
 /// Objective-C runtime names for what the code model names in Swift: the selectors of the delegate
@@ -7,52 +8,16 @@ enum ObjCNames {
     /// Swift full names of Objective-C protocol methods (UIKit, WebKit, Foundation delegates) → their
     /// selectors. A Swift method that satisfies an Objective-C requirement gets the requirement's selector,
     /// not the one Swift would derive from its name.
-    static let protocolSelectors: [String: String] = [
-        "application(_:open:options:)": "application:openURL:options:",
-        "application(_:handleOpen:)": "application:handleOpenURL:",
-        "application(_:open:sourceApplication:annotation:)": "application:openURL:sourceApplication:annotation:",
-        "application(_:continue:restorationHandler:)": "application:continueUserActivity:restorationHandler:",
-        "scene(_:openURLContexts:)": "scene:openURLContexts:",
-        "scene(_:continue:)": "scene:continueUserActivity:",
-        "scene(_:willConnectTo:options:)": "scene:willConnectToSession:options:",
-        "userContentController(_:didReceive:)": "userContentController:didReceiveScriptMessage:",
-        "userContentController(_:didReceive:replyHandler:)": "userContentController:didReceiveScriptMessage:replyHandler:",
-        "urlSession(_:didReceive:completionHandler:)": "URLSession:didReceiveChallenge:completionHandler:",
-        "urlSession(_:task:didReceive:completionHandler:)": "URLSession:task:didReceiveChallenge:completionHandler:",
-        "webView(_:didReceive:completionHandler:)": "webView:didReceiveAuthenticationChallenge:completionHandler:",
-        "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)": "application:didReceiveRemoteNotification:fetchCompletionHandler:",
-        "application(_:didReceiveRemoteNotification:)": "application:didReceiveRemoteNotification:",
-        "userNotificationCenter(_:didReceive:withCompletionHandler:)": "userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:",
-        "userNotificationCenter(_:willPresent:withCompletionHandler:)": "userNotificationCenter:willPresentNotification:withCompletionHandler:",
-        "pushRegistry(_:didReceiveIncomingPushWith:for:completion:)": "pushRegistry:didReceiveIncomingPushWithPayload:forType:withCompletionHandler:",
-        "pushRegistry(_:didReceiveIncomingPushWith:for:)": "pushRegistry:didReceiveIncomingPushWithPayload:forType:",
-        "didReceive(_:withContentHandler:)": "didReceiveNotificationRequest:withContentHandler:",
-        "documentPicker(_:didPickDocumentsAt:)": "documentPicker:didPickDocumentsAtURLs:",
-        "documentPicker(_:didPickDocumentAt:)": "documentPicker:didPickDocumentAtURL:",
-        "documentBrowser(_:didPickDocumentsAt:)": "documentBrowser:didPickDocumentsAtURLs:",
-        "documentBrowser(_:didImportDocumentAt:toDestinationURL:)": "documentBrowser:didImportDocumentAtURL:toDestinationURL:",
-        "session(_:didReceive:fromPeer:)": "session:didReceiveData:fromPeer:",
-        "session(_:didReceive:withName:fromPeer:)": "session:didReceiveStream:withName:fromPeer:",
-        "session(_:didFinishReceivingResourceWithName:fromPeer:at:withError:)": "session:didFinishReceivingResourceWithName:fromPeer:atURL:withError:",
-        "dropInteraction(_:performDrop:)": "dropInteraction:performDrop:",
-        "tableView(_:performDropWith:)": "tableView:performDropWithCoordinator:",
-        "collectionView(_:performDropWith:)": "collectionView:performDropWithCoordinator:",
-        "picker(_:didFinishPicking:)": "picker:didFinishPicking:",
-        "application(_:handlerFor:)": "application:handlerForIntent:",
-        "init(coder:)": "initWithCoder:",
-        "encode(with:)": "encodeWithCoder:",
-    ]
+    static let protocolSelectors: [String: String] = APIs.implementedDelegateMethods.reduce(into: [:]) { result, api in
+        result.merge(api.selectorsBySwiftName) { first, _ in first }
+    }
 
     /// The URL-receiving delegate selectors (schemes, then universal links), for built apps where only the
     /// runtime can say which class implements them.
-    static let schemeHandlerSelectors = ["application:openURL:options:", "scene:openURLContexts:", "application:handleOpenURL:",
-                                         "application:openURL:sourceApplication:annotation:"]
-    static let linkHandlerSelectors = ["application:continueUserActivity:restorationHandler:", "scene:continueUserActivity:"]
-    static let messageHandlerSelectors = ["userContentController:didReceiveScriptMessage:",
-                                          "userContentController:didReceiveScriptMessage:replyHandler:"]
-    static let trustDelegateSelectors = ["URLSession:didReceiveChallenge:completionHandler:",
-                                         "URLSession:task:didReceiveChallenge:completionHandler:",
-                                         "webView:didReceiveAuthenticationChallenge:completionHandler:"]
+    static let schemeHandlerSelectors = [APIs.openURLHandler, APIs.sceneOpenURLContexts, APIs.deprecatedOpenURLHandler].selectors
+    static let linkHandlerSelectors = APIs.continueUserActivity.selectors
+    static let messageHandlerSelectors = APIs.scriptMessageReceipt.selectors
+    static let trustDelegateSelectors = APIs.sessionChallenge.selectors + APIs.webViewChallenge.selectors
 
     /// The selector of a function: the name itself for Objective-C, the protocol requirement's selector or
     /// the one Swift derives for `@objc` members. `explicit` is the name given in `@objc(name:)`.

@@ -256,7 +256,7 @@ struct PlanBuilder {
                                origins: origins, notes: notes))
             return
         }
-        let handlers = sources.methods(in: entry.location.path, named: Set(ObjCNames.messageHandlerSelectors + ["userContentController(_:didReceive:)", "userContentController(_:didReceive:replyHandler:)"]))
+        let handlers = sources.methods(in: entry.location.path, named: APIs.scriptMessageReceipt.fullCallNames)
         if !handlers.isEmpty {
             for method in handlers {
                 hookMethod(at: method.location, named: method.name, group: .webBridges, origins: origins, hooks: &labels, manual: &manual)

@@ -139,7 +139,8 @@ public struct CommonCryptoCipherInventoryRule: BinaryRule {
 
     public init() {}
 
-    static let functions = ["_CCCrypt", "_CCCryptorCreate", "_CCCryptorCreateWithMode", "_CCCryptorCreateFromData"]
+    static let functions = [APIs.commonCryptoCipher, APIs.commonCryptoCipherWithMode, APIs.commonCryptoCipherFromData]
+        .flatMap(\.importedFunctionSymbols)
 
     public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
         let found = binary.importedSymbols(among: Self.functions)

@@ -49,15 +49,19 @@ enum CryptoConstantSites {
     }
 
     /// The names the sites are found by (calls by base name, Objective-C selectors by their first part,
-    /// the keychain's `kSecValueData` and Realm's `encryptionKey` are checked apart).
-    static let requiredNames: Set<String> = [
-        "encryptData", "decryptData", "SymmetricKey", "CCCrypt", "CCCryptorCreate", "CCCryptorCreateWithMode", "CCHmac", "CCHmacInit",
-        "CCKeyDerivationPBKDF", "AES", "ChaCha20", "Blowfish", "HMAC", "CBCMAC", "CMAC", "Poly1305", "Rabbit", "PBKDF2", "PBKDF1",
-        "Scrypt", "HKDF", "RNCryptor", "Encryptor", "Decryptor", "Nonce", "CBC", "GCM", "CTR", "CFB", "OFB", "PCBC", "CCM",
-        "SecKeyCreateWithData", "encryptionKey", "setEncryptionKey",
-    ]
+    /// RNCryptor by its class and initializers — `encrypt` alone is too common —, Realm's key by its
+    /// property; the keychain's `kSecValueData` is checked apart), from the vocabulary (`APIs+Crypto.swift`).
+    static let requiredNames: Set<String> = {
+        let calls: [API] = [APIs.commonCryptoCipher, APIs.commonCryptoCipherWithMode, APIs.commonCryptoHMAC, APIs.commonCryptoPBKDF,
+                            APIs.secKeyCreateWithData, APIs.cryptoKitSymmetricKey, APIs.cryptoKitNonce, APIs.cryptoSwiftKeyed,
+                            APIs.cryptoSwiftKeyDerivation, APIs.cryptoSwiftBlockModes]
+        let rnCryptor = APIs.rnCryptorPassword
+        return calls.swiftBaseNames.union(calls.cFunctions).union(rnCryptor.selectorHeads).union(rnCryptor.classes.prefix(1))
+            .union(rnCryptor.swiftBaseNames.filter { $0.first?.isUppercase == true })
+            .union(APIs.realmEncryptionKey.swift).union(APIs.realmEncryptionKey.selectorHeads)
+    }()
     /// CryptoSwift block modes that take an IV (`CBC(iv:)`).
-    static let blockModes: Set<String> = ["CBC", "GCM", "CTR", "CFB", "OFB", "PCBC", "CCM"]
+    static let blockModes = Set(APIs.cryptoSwiftBlockModes.swiftBaseNames)
 
     static func isRelevant(_ unit: SourceUnit) -> Bool {
         unit.names.containsAny(requiredNames) || unit.names.containsAnywhere(["kSecValueData"])
@@ -90,47 +94,47 @@ enum CryptoConstantSites {
                 func labeled(_ label: String) -> Expression? { arguments.first { $0.label == label }?.value }
                 func positional(_ index: Int) -> Expression? { index < arguments.count ? arguments[index].value : nil }
                 if isMessageSend {
-                    if name.hasPrefix("encryptData:") || name.hasPrefix("decryptData:"), let password = labeled("password") {
+                    if APIs.rnCryptorPassword.selectorHeads.contains(where: { name.hasPrefix($0 + ":") }), let password = labeled("password") {
                         add(password, name, .password, context)
                     }
-                    if name == "setEncryptionKey:", let key = positional(0) { add(key, "Realm encryptionKey", .key, context) }
+                    if APIs.realmEncryptionKey.selectors.contains(name), let key = positional(0) { add(key, "Realm encryptionKey", .key, context) }
                     return
                 }
                 switch name {
-                case "SymmetricKey": if let data = labeled("data") { add(data, "SymmetricKey(data:)", .key, context) }
-                case "Nonce":
+                case APIs.cryptoKitSymmetricKey: if let data = labeled("data") { add(data, "SymmetricKey(data:)", .key, context) }
+                case APIs.cryptoKitNonce:
                     if let data = labeled("data"), callee.nameChain.contains("GCM") || callee.nameChain.contains("ChaChaPoly") {
                         add(data, "\(callee.nameChain.joined(separator: "."))(data:)", .nonce, context)
                     }
-                case "CCCrypt", "CCCryptorCreate":
+                case APIs.commonCryptoCipher:
                     if let key = positional(3) { add(key, name, .key, context) }
                     if let iv = positional(5) { add(iv, name, .iv, context) }
-                case "CCCryptorCreateWithMode":
+                case APIs.commonCryptoCipherWithMode:
                     if let iv = positional(4) { add(iv, name, .iv, context) }
                     if let key = positional(5) { add(key, name, .key, context) }
-                case "CCHmac", "CCHmacInit":
+                case APIs.commonCryptoHMAC:
                     if let key = positional(1) { add(key, name, .key, context) }
-                case "CCKeyDerivationPBKDF":
+                case APIs.commonCryptoPBKDF:
                     if let password = positional(1) { add(password, name, .password, context) }
                     if let salt = positional(3) { add(salt, name, .salt, context) }
-                case "AES", "ChaCha20", "Blowfish", "HMAC", "CBCMAC", "CMAC", "Poly1305", "Rabbit":
+                case APIs.cryptoSwiftKeyed:
                     if let key = labeled("key") { add(key, "\(name)(key:)", .key, context) }
                     if let iv = labeled("iv") { add(iv, "\(name)(key:iv:)", .iv, context) }
-                case "PBKDF2", "PBKDF1", "Scrypt", "HKDF":
+                case APIs.cryptoSwiftKeyDerivation:
                     if let password = labeled("password") { add(password, "\(name)(password:)", .password, context) }
                     if let salt = labeled("salt"), name != "HKDF" { add(salt, "\(name)(password:salt:)", .salt, context) }
                 case _ where blockModes.contains(name):
                     if let iv = labeled("iv") { add(iv, "\(name)(iv:)", .iv, context) }
-                case "encrypt", "decrypt", "Encryptor", "Decryptor":
+                case APIs.rnCryptorPassword:
                     let password = labeled("withPassword") ?? labeled("password")
                     if let password, callee.nameChain.contains("RNCryptor") || name == "Encryptor" || name == "Decryptor" {
                         add(password, "RNCryptor", .password, context)
                     }
-                case "Configuration":
+                case APIs.realmConfiguration:
                     if let key = labeled("encryptionKey"), callee.nameChain.contains("Realm") || unit.names.contains("Realm") {
                         add(key, "Realm.Configuration(encryptionKey:)", .key, context)
                     }
-                case "SecKeyCreateWithData":
+                case APIs.secKeyCreateWithData:
                     // A private or symmetric key; a public key in the source is normal (signature checks, pinning).
                     if let key = positional(0), let attributes = positional(1), isPrivateKey(attributes, context, unit) {
                         add(key, name, .key, context)
@@ -146,8 +150,8 @@ enum CryptoConstantSites {
                 break
             }
         }
-        if unit.names.contains("encryptionKey") && unit.names.contains("Realm") {
-            for write in file.propertyWrites(named: ["encryptionKey"]) {
+        if unit.names.containsAny(APIs.realmEncryptionKey.swift) && unit.names.contains("Realm") {
+            for write in file.propertyWrites(named: Set(APIs.realmEncryptionKey.swift)) {
                 add(write.value, "Realm encryptionKey", .key, write.context)
             }
         }

@@ -202,8 +202,15 @@ public struct DataflowFacts: Sendable, Hashable, Codable {
     /// Parameters of this file's functions that reach a settings sink (`ParameterSink`): the linker gives
     /// them to the files that name the function.
     public var constantSinks: [ParameterSink] = []
+    /// Core Data (`ManagedObjects`): this file's `@NSManaged` properties (`Owner.property`), and the receivers
+    /// of its member assignments of sensitive data (a type name, or `.property` when the type is unknown).
+    public var managedProperties: [String] = []
+    public var sensitiveMemberWrites: [String] = []
     /// XML documents from outside this file parses with a delegate of a named type.
     public var xmlDelegates: [XMLDelegateUse] = []
+    /// Structs, enums, actors and protocols declared here (`ManagedObjectFacts.valueTypes`): a class name
+    /// another module also uses for a value type is ambiguous, and no managed object.
+    public var valueTypes: [String] = []
 
     public init() {}
 }
@@ -230,6 +237,10 @@ public struct DataflowContext: Sendable, Hashable, Codable {
     public var constants: [ExportedConstant] = []
     /// Parameters of other files' functions that reach a settings sink, for the functions this file names.
     public var constantSinks: [ParameterSink] = []
+    /// Core Data managed-object classes of other files (or of the models) that this file assigns sensitive
+    /// data to a property of, and `@NSManaged` properties of other files it assigns on a receiver of unknown type.
+    public var managedObjects: [ManagedObjectType] = []
+    public var managedProperties: [String] = []
     /// XML documents from outside that other files parse with a delegate of a type implemented here: its
     /// callbacks receive their content.
     public var xmlDocuments: [XMLDelegateUse] = []
@@ -238,7 +249,39 @@ public struct DataflowContext: Sendable, Hashable, Codable {
 
     public var isEmpty: Bool {
         functions.isEmpty && seeds.isEmpty && javaScriptExports.isEmpty && constants.isEmpty && constantSinks.isEmpty
-            && xmlDocuments.isEmpty
+            && managedObjects.isEmpty && managedProperties.isEmpty && xmlDocuments.isEmpty
+    }
+}
+
+/// A Core Data managed-object class (`ManagedObjects`): declared in the scanned code as a subclass of
+/// `NSManagedObject` (or owning `@NSManaged` properties), or the class of an entity of a Core Data model.
+public struct ManagedObjectType: Sendable, Hashable, Codable {
+    public var name: String
+    /// The entity's model (the current version), when a model of the scan has an entity of this class.
+    public var entity: String?
+    /// The model's store is opened with complete file protection, or the Data Protection entitlement makes
+    /// Complete the default (`CoreDataSecretAttributeRule`): what is written there is not readable while
+    /// the device is locked.
+    public var isProtected: Bool
+    /// The entity's secret-named attributes in the model, where MOAT-STOR-209 reports them.
+    public var modelAttributes: [ModelAttribute]
+
+    public init(name: String, entity: String? = nil, isProtected: Bool = false, modelAttributes: [ModelAttribute] = []) {
+        self.name = name
+        self.entity = entity
+        self.isProtected = isProtected
+        self.modelAttributes = modelAttributes
+    }
+}
+
+/// An attribute of a Core Data model, at its `<attribute` element.
+public struct ModelAttribute: Sendable, Hashable, Codable {
+    public var name: String
+    public var location: ExternalLocation
+
+    public init(name: String, location: ExternalLocation) {
+        self.name = name
+        self.location = location
     }
 }
 

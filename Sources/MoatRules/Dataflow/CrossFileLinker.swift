@@ -17,11 +17,15 @@ public struct CrossFileLinker {
     /// Whether a file names something (a function's lookup name): the scanner answers from each file's
     /// `SourceSummary.referencedNames`; nil gives every file's name to every file (tests).
     public let mentions: (@Sendable (Int, String) -> Bool)?
+    /// The classes of the Core Data models' entities (`ManagedObjects.modelTypes`), with their stores' protection.
+    public let modelTypes: [ManagedObjectType]
 
-    public init(facts: [DataflowFacts?], paths: [String], mentions: (@Sendable (Int, String) -> Bool)? = nil) {
+    public init(facts: [DataflowFacts?], paths: [String], mentions: (@Sendable (Int, String) -> Bool)? = nil,
+                modelTypes: [ManagedObjectType] = []) {
         self.facts = facts
         self.paths = paths
         self.mentions = mentions
+        self.modelTypes = modelTypes
     }
 
     /// The context of each file (by index in `facts`); files with nothing to learn get none.
@@ -143,8 +147,71 @@ public struct CrossFileLinker {
                 if !found.isEmpty { contexts[index, default: DataflowContext()].constantSinks = found }
             }
         }
+        linkManagedObjects(&contexts)
         linkXMLDocuments(&contexts)
         return contexts
+    }
+
+    /// Core Data: each file that assigns sensitive data to a member of an object of a managed-object class
+    /// (a subclass of `NSManagedObject` in any file, directly or through other classes, an owner of
+    /// `@NSManaged` properties, an entity's class in a model), or to an `@NSManaged` property of another
+    /// file on a receiver of unknown type, learns those classes and properties.
+    func linkManagedObjects(_ contexts: inout [Int: DataflowContext]) {
+        let writers = facts.indices.filter { !(facts[$0]?.sensitiveMemberWrites.isEmpty ?? true) }
+        guard !writers.isEmpty else { return }
+        var types: [String: ManagedObjectType] = [:]
+        for type in modelTypes { types[type.name] = type }
+        var properties = Set<String>()
+        var inherits: [String: Set<String>] = [:]
+        for fileFacts in facts {
+            for adoption in fileFacts?.adoptions ?? [] { inherits[adoption.name, default: []].formUnion(adoption.inherits) }
+            for property in fileFacts?.managedProperties ?? [] {
+                guard let dot = property.lastIndex(of: ".") else { continue }
+                let owner = String(property[..<dot])
+                if !owner.isEmpty, types[owner] == nil { types[owner] = ManagedObjectType(name: owner) }
+                properties.insert(String(property[property.index(after: dot)...]))
+            }
+        }
+        // A name some file declares as a struct, enum, actor or protocol is ambiguous: no managed object.
+        let valueTypes = Set(facts.flatMap { $0?.valueTypes ?? [] })
+        var known = Set(ManagedObjects.baseClasses).union(types.keys).subtracting(valueTypes)
+        var changed = true
+        while changed {
+            changed = false
+            for (name, supers) in inherits where !known.contains(name) && !valueTypes.contains(name) && !supers.isDisjoint(with: known) {
+                known.insert(name)
+                if types[name] == nil { types[name] = ManagedObjectType(name: name) }
+                changed = true
+            }
+        }
+        for name in valueTypes { types[name] = nil }
+        for index in writers {
+            guard let writes = facts[index]?.sensitiveMemberWrites else { continue }
+            // A class the file derives from NSManagedObject by itself is known there; only what a model
+            // says about it is news.
+            var own = Set(ManagedObjects.baseClasses)
+            let adoptions = facts[index]?.adoptions ?? []
+            var grew = true
+            while grew {
+                grew = false
+                for adoption in adoptions where !own.contains(adoption.name) && adoption.inherits.contains(where: own.contains) {
+                    own.insert(adoption.name)
+                    grew = true
+                }
+            }
+            var found: [ManagedObjectType] = []
+            var foundProperties: [String] = []
+            for write in writes {
+                if write.hasPrefix(".") {
+                    let name = String(write.dropFirst())
+                    if properties.contains(name) { foundProperties.append(name) }
+                } else if let type = types[write], !own.contains(write) || type.entity != nil {
+                    found.append(type)
+                }
+            }
+            if !found.isEmpty { contexts[index, default: DataflowContext()].managedObjects = found }
+            if !foundProperties.isEmpty { contexts[index, default: DataflowContext()].managedProperties = foundProperties }
+        }
     }
 
     /// XML documents from outside parsed in one file with a delegate of a type implemented in another: the
@@ -183,8 +250,12 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
     public var constants: [ExportedConstant] = []
     public var constantQueries: [String] = []
     public var constantSinks: [ParameterSink] = []
+    /// Core Data facts (`DataflowFacts.managedProperties`, `sensitiveMemberWrites`): small, needed for every file.
+    public var managedProperties: [String] = []
+    public var sensitiveMemberWrites: [String] = []
     /// XML documents parsed with a delegate of a named type: small, and needed for every file.
     public var xmlDelegates: [XMLDelegateUse] = []
+    public var valueTypes: [String] = []
 
     public init(functionNames: [String], summarizedNames: [String], calledNames: [String], outgoingNames: [String],
                 taintedCalls: [String], javaScriptProtocols: [JavaScriptProtocolFact], adoptions: [TypeAdoption],
@@ -211,7 +282,10 @@ public struct DataflowFactsIndex: Sendable, Hashable, Codable {
         constants = facts.constants
         constantQueries = facts.constantQueries
         constantSinks = facts.constantSinks
+        managedProperties = facts.managedProperties
+        sensitiveMemberWrites = facts.sensitiveMemberWrites
         xmlDelegates = facts.xmlDelegates
+        valueTypes = facts.valueTypes
     }
 }
 
@@ -227,7 +301,10 @@ extension DataflowFacts {
         constants = index.constants
         constantQueries = index.constantQueries
         constantSinks = index.constantSinks
+        managedProperties = index.managedProperties
+        sensitiveMemberWrites = index.sensitiveMemberWrites
         xmlDelegates = index.xmlDelegates
+        valueTypes = index.valueTypes
     }
 }
 

@@ -5,12 +5,12 @@ import MoatCore
 // more than the rest of storing an entry) are not used. Reading is bounds-checked: a truncated or
 // corrupt form gives nil, never a crash.
 //
-// Layout: "MDF5", the index (the names the linker needs for every file), then the rest of the facts.
+// Layout: "MDF7", the index (the names the linker needs for every file), then the rest of the facts.
 // Integers are LEB128 (zigzag for signed values), strings are a length and UTF-8 bytes, lists a count and
 // their elements, optionals a 0/1 byte then the value.
 
 public enum FactsCoding {
-    static let magic: [UInt8] = Array("MDF5".utf8)
+    static let magic: [UInt8] = Array("MDF7".utf8)
 
     public static func encode(_ facts: DataflowFacts) -> [UInt8] {
         var writer = FactsWriter()
@@ -177,11 +177,14 @@ struct FactsWriter {
                 writer.string(step.message)
             }
         }
+        strings(value.managedProperties)
+        strings(value.sensitiveMemberWrites)
         list(value.xmlDelegates) { writer, use in
             writer.string(use.type)
             writer.taint(use.document)
             writer.location(use.location)
         }
+        strings(value.valueTypes)
     }
 }
 
@@ -328,7 +331,10 @@ struct FactsReader {
                           location: try reader.location(),
                           steps: try reader.list { PortableStep(location: try $0.location(), message: try $0.string()) })
         }
+        index.managedProperties = try strings()
+        index.sensitiveMemberWrites = try strings()
         index.xmlDelegates = try list { XMLDelegateUse(type: try $0.string(), document: try $0.taint(), location: try $0.location()) }
+        index.valueTypes = try strings()
         return index
     }
 }

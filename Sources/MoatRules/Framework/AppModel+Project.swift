@@ -627,10 +627,15 @@ struct ProjectMembership {
     /// watch app) whose every release configuration sets `SKIP_INSTALL = YES` — the Archive action installs
     /// only products with `SKIP_INSTALL = NO`, so nothing of it can be uploaded — and that no other target
     /// depends on (a target that embeds it would ship it). Element's RiotSwiftUI, the app that renders
-    /// screens for UI tests, sets it in its `.xcconfig`; a shipping app never does.
+    /// screens for UI tests, sets it in its `.xcconfig`; a shipping app never does. Test targets that depend
+    /// on the app (it is their test host) do not embed it.
     static func isNeverArchived(_ target: XcodeTarget, in project: XcodeProject) -> Bool {
         guard target.productType == "com.apple.product-type.application" else { return false }
-        guard !project.targets.contains(where: { $0.id != target.id && $0.dependencyTargetIds.contains(target.id) }) else { return false }
+        // A test target that depends on the app runs in it (its test host); any other dependent embeds it.
+        guard !project.targets.contains(where: { other in
+            other.id != target.id && other.dependencyTargetIds.contains(target.id)
+                && !other.productType.contains("unit-test") && !other.productType.contains("ui-testing")
+        }) else { return false }
         let names = target.configurations.map(\.name)
         let release = names.filter { !$0.lowercased().contains("debug") }
         guard !release.isEmpty else { return false }

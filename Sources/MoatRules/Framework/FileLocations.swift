@@ -123,8 +123,7 @@ public enum FileLocations {
         guard let name = callee.name else { return nil }
         let receiver = callee.receiver
         switch name {
-        case "urls", "URLsForDirectory:inDomains:", "url", "URLForDirectory:inDomain:appropriateForURL:create:error:",
-             "NSSearchPathForDirectoriesInDomains":
+        case APIs.containerDirectoryLookup, APIs.systemDirectoryForVolume, "NSSearchPathForDirectoriesInDomains":
             if let first = arguments.first, let base = searchPathBase(first.value) {
                 return FileLocation(base: base, depth: 0, isBuiltFromData: false)
             }
@@ -156,8 +155,8 @@ public enum FileLocations {
                 return recurse(path)
             }
             return nil
-        case "URLForResource:withExtension:", "URLForResource:withExtension:subdirectory:",
-             "pathForResource:ofType:", "pathForResource:ofType:inDirectory:", "path":
+        case APIs.bundleResourceURL, "pathForResource:ofType:", "pathForResource:ofType:inDirectory:", "path":
+            // (`url` and `urls` of a bundle are read by the first case.)
             guard let receiver else { return nil }
             return bundleResource(receiver: receiver, arguments: arguments, recurse)
         case "objectAtIndex:", "firstObject", "lastObject", "UTF8String", "fileSystemRepresentation", "cStringUsingEncoding:":

@@ -70,24 +70,24 @@ public enum RequestURLs {
         return (resolved, text, host(of: segments))
     }
 
-    static let constructorLabels: Set<String> = ["string", "URLWithString", "url"]
+    /// The Objective-C classes of `APIs.urlFromString` (a message send's receiver names one).
+    static let objcURLClasses = Set(APIs.urlFromString.classes.filter { $0.hasPrefix("NS") })
 
     /// If this call builds a URL or request from a string, the string argument.
     static func urlStringArgument(of call: Expression) -> Expression? {
         guard case .call(let callee, let arguments, let isMessageSend) = call.kind, let name = callee.name else { return nil }
         if isMessageSend {
             // [NSURL URLWithString:s], [NSURL URLWithString:s relativeToURL:u], [[NSURL alloc] initWithString:s]
-            if name == "URLWithString:" || name == "URLWithString:relativeToURL:" || name == "initWithString:"
-                || name == "initWithString:relativeToURL:" || name == "componentsWithString:" {
+            if APIs.urlFromString.selectors.contains(name) {
                 let base = callee.receiver?.nameChain ?? []
-                if base.contains(where: { $0 == "NSURL" || $0 == "NSURLComponents" }) { return arguments.first?.value }
+                if base.contains(where: objcURLClasses.contains) { return arguments.first?.value }
             }
             return nil
         }
         switch name {
-        case "URL", "NSURL", "URLComponents", "NSURLComponents":
+        case _ where APIs.urlFromString.swiftBaseNames.contains(name):
             return arguments.first(where: { $0.label == "string" })?.value
-        case "request", "download", "streamRequest", "websocketRequest":
+        case _ where APIs.alamofireRequestFromString.swiftBaseNames.contains(name):
             // Alamofire: AF.request("http://..."), session.request("..."); the URL string comes first.
             guard let first = arguments.first, first.label == nil, first.value.isStringLiteral else { return nil }
             return first.value
@@ -100,15 +100,9 @@ public enum RequestURLs {
     static func requestURL(of expression: Expression, _ values: LocalValues) -> Expression? {
         let resolved = values.resolve(expression)
         guard case .call(let callee, let arguments, _) = resolved.kind, let name = callee.name else { return nil }
-        switch name {
-        case "URLRequest", "NSURLRequest", "NSMutableURLRequest":
-            return arguments.first(where: { $0.label == "url" })?.value
-        case "requestWithURL:", "requestWithURL:cachePolicy:timeoutInterval:", "initWithURL:",
-             "initWithURL:cachePolicy:timeoutInterval:":
-            return arguments.first?.value
-        default:
-            return nil
-        }
+        if APIs.urlRequestFromURL.swiftBaseNames.contains(name) { return arguments.first(where: { $0.label == "url" })?.value }
+        if APIs.urlRequestFromURL.selectors.contains(name) { return arguments.first?.value }
+        return nil
     }
 
     /// Every cleartext URL construction in the file.
@@ -129,7 +123,8 @@ public enum RequestURLs {
         file.forEachExpression { expression, context in
             guard case .call(let callee, let arguments, let isMessageSend) = expression.kind, let name = callee.name,
                   arguments.count == 1, let request = arguments.first?.value else { return }
-            let isLoad = isMessageSend ? name == "loadRequest:" : (name == "load" && arguments[0].label == nil)
+            let isLoad = isMessageSend ? APIs.webViewLoadRequest.selectors.contains(name)
+                : (APIs.webViewLoadRequest.swiftBaseNames.contains(name) && arguments[0].label == nil)
             guard isLoad else { return }
             let values = cache.values(for: context)
             guard let url = requestURL(of: request, values) else { return }
@@ -182,6 +177,9 @@ public enum RequestURLs {
         return labels.contains { placeholderWords.contains($0) }
     }
 
+    /// The calls that open a URL through the system or ask whether it can be opened.
+    static let externalOpenNames = (APIs.systemURLOpens + [APIs.applicationCanOpenURL]).callNames
+
     /// URL constructions that only open another app or the browser (`UIApplication.shared.open(url)`,
     /// `openURL:`, SwiftUI `Link(destination:)`): not the app's own traffic.
     public static func externallyOpened(in file: CodeFile, cache: LocalValuesCache) -> Set<ObjectIdentifier> {
@@ -189,12 +187,11 @@ public enum RequestURLs {
         file.forEachExpression { expression, context in
             guard case .call(let callee, let arguments, _) = expression.kind, let name = callee.name else { return }
             let target: Expression?
-            switch name {
-            case "open", "openURL:", "openURL:options:completionHandler:", "openURL", "canOpenURL:", "canOpenURL":
+            if Self.externalOpenNames.contains(name) {
                 target = arguments.first?.value
-            case "Link":
+            } else if APIs.swiftUILink.swiftBaseNames.contains(name) {
                 target = arguments.first(where: { $0.label == "destination" })?.value
-            default:
+            } else {
                 target = nil
             }
             guard let target else { return }

@@ -113,7 +113,7 @@ public final class SourceUnit: @unchecked Sendable {
         }
         lock.unlock()
         // Computed outside the lock: the engine is long, and the file's own thread is the only caller.
-        let (flows, facts) = TaintEngine(file: code, context: context).run()
+        let (flows, facts) = TaintEngine(file: code, context: context, gates: SourceGates(names)).run()
         let result = (Dataflow.ordered(flows), facts)
         lock.lock()
         defer { lock.unlock() }

@@ -150,13 +150,10 @@ public struct WeakTLSVersionRule: SourceRule {
 
     static let weakValues = ConstantTables.weakTLSVersions
 
-    static let properties: Set<String> = ["tlsMinimumSupportedProtocol", "tlsMinimumSupportedProtocolVersion",
-                                          "tlsMaximumSupportedProtocol", "tlsMaximumSupportedProtocolVersion",
-                                          "TLSMinimumSupportedProtocol", "TLSMinimumSupportedProtocolVersion",
-                                          "TLSMaximumSupportedProtocol", "TLSMaximumSupportedProtocolVersion"]
-    static let functions: Set<String> = ["sec_protocol_options_set_tls_min_version", "sec_protocol_options_set_min_tls_protocol_version",
-                                         "sec_protocol_options_set_tls_max_version", "sec_protocol_options_set_max_tls_protocol_version",
-                                         "SSLSetProtocolVersionMin", "SSLSetProtocolVersionMax"]
+    /// The settings that bound the TLS version (`APIs+TLS.swift`): properties, and C functions whose last
+    /// argument is the version.
+    static let properties = APIs.tlsVersionProperties
+    static let functions = APIs.tlsVersionFunctions
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code

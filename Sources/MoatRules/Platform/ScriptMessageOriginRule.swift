@@ -153,10 +153,7 @@ public struct ScriptMessageOriginRule: SourceRule {
 
     public init() {}
 
-    static let handlerNames: Set<String> = [
-        "userContentController(_:didReceive:)", "userContentController(_:didReceive:replyHandler:)",
-        "userContentController:didReceiveScriptMessage:", "userContentController:didReceiveScriptMessage:replyHandler:",
-    ]
+    static let handlerNames: Set<String> = APIs.scriptMessageReceipt.fullCallNames
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
@@ -203,10 +200,9 @@ public struct ScriptMessageOriginRule: SourceRule {
         return checked
     }
 
-    static let htmlLoads: Set<String> = ["loadHTMLString", "loadHTMLString:baseURL:"]
-    static let otherLoads: Set<String> = ["load", "loadRequest:", "loadFileURL", "loadFileURL:allowingReadAccessToURL:", "loadData",
-                                          "loadData:MIMEType:characterEncodingName:baseURL:", "loadSimulatedRequest",
-                                          "loadFileRequest", "loadURL:", "loadUrl"]
+    static let htmlLoads: Set<String> = APIs.webViewLoadHTML.callNames
+    static let otherLoads: Set<String> = [APIs.webViewLoadRequest, APIs.webViewLoadFileURL, APIs.webViewLoadData].callNames
+        .union(["loadData", "loadSimulatedRequest", "loadFileRequest", "loadURL:", "loadUrl"])
 
     /// Whether the web views of this file only show HTML the app writes itself: every load is
     /// `loadHTMLString` of a string literal (interpolation allowed) or of a function of this file that

@@ -7,24 +7,19 @@ import MoatSyntax
 /// code references (`referencedNames`). One table, shared by the URL scheme, universal link and surface code.
 public enum URLHandlerTable {
     /// Current entry points for custom URL schemes.
-    public static let schemeHandlers = ["application(_:open:options:)", "application:openURL:options:",
-                                        "scene(_:openURLContexts:)", "scene:openURLContexts:"]
+    public static let schemeHandlers = APIs.openURLHandler.implementedNames + APIs.sceneOpenURLContexts.implementedNames
     /// Entry points deprecated since iOS 9 (they do not get the `options` with the source application).
-    public static let deprecatedSchemeHandlers = ["application(_:handleOpen:)", "application:handleOpenURL:",
-                                                  "application(_:open:sourceApplication:annotation:)",
-                                                  "application:openURL:sourceApplication:annotation:"]
+    public static let deprecatedSchemeHandlers = APIs.deprecatedOpenURLHandler.implementedNames
     /// Scene connection: receives the URLs (`urlContexts`) and user activities (`userActivities`) that launch
     /// a new scene.
-    public static let sceneConnection = ["scene(_:willConnectTo:options:)", "scene:willConnectToSession:options:"]
+    public static let sceneConnection = APIs.sceneWillConnect.implementedNames
     public static let sceneConnectionURLNames = ["urlContexts", "URLContexts"]
     public static let sceneConnectionActivityNames = ["userActivities"]
     /// SwiftUI: `onOpenURL` receives custom-scheme URLs and universal links.
-    public static let swiftUIOpenURL = "onOpenURL"
+    public static let swiftUIOpenURL = APIs.onOpenURL.swiftBaseNames[0]
     /// Universal links (and other user activities).
-    public static let universalLinkHandlers = ["application(_:continue:restorationHandler:)",
-                                               "application:continueUserActivity:restorationHandler:",
-                                               "scene(_:continue:)", "scene:continueUserActivity:"]
-    public static let swiftUIContinueActivity = "onContinueUserActivity"
+    public static let universalLinkHandlers = APIs.continueUserActivity.implementedNames
+    public static let swiftUIContinueActivity = APIs.onContinueUserActivity.swiftBaseNames[0]
     /// Names that show a handler deals with web URLs (universal links) rather than Handoff or Spotlight.
     public static let browsingWebNames = ["NSUserActivityTypeBrowsingWeb", "webpageURL"]
     /// Web authentication sessions deliver their callback URL to a completion handler, not to the delegates.

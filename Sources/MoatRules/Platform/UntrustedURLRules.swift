@@ -172,14 +172,14 @@ public struct WebViewUntrustedURLRule: SourceRule {
 /// `openURL` (routers, state-machine events) are not. The URL an app was opened with, handed back
 /// unchanged, only reopens the app and stays quiet.
 public struct UntrustedURLOpenRule: SourceRule {
-    static let openNames: Set<String> = ["open", "openURL", "openURL:", "openURL:options:completionHandler:"]
+    static let openNames: Set<String> = APIs.systemURLOpens.callNames
     static let systemReceivers: Set<String> = ["UIApplication", "sharedApplication", "NSWorkspace", "extensionContext", "NSExtensionContext"]
 
     static func opensThroughSystem(_ call: Expression, _ values: LocalValues, _ file: CodeFile) -> Bool {
         guard case .call(let callee, _, let isMessageSend) = call.kind else { return true }
         guard let receiver = callee.receiver else {
             // `openURL(url)`: SwiftUI's OpenURLAction read from the environment.
-            guard !isMessageSend, callee.name == "openURL" else { return false }
+            guard !isMessageSend, let name = callee.name, APIs.openURLAction.swiftBaseNames.contains(name) else { return false }
             return file.containsText("\\.openURL") || (values.declaredType(of: "openURL") ?? "").contains("OpenURLAction")
         }
         func isSystem(_ expression: Expression) -> Bool {

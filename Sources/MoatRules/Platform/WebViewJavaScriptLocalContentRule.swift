@@ -81,7 +81,8 @@ public struct WebViewJavaScriptLocalContentRule: SourceRule {
     }
 
     /// The local loads it looks for: `loadFileURL`, `loadHTMLString`, and requests for bundled or file URLs.
-    static let requiredNames: Set<String> = ["loadFileURL", "loadHTMLString", "fileURLWithPath", "URLForResource", "forResource"]
+    static let requiredNames: Set<String> = [APIs.webViewLoadFileURL, APIs.webViewLoadHTML].swiftBaseNames
+        .union([APIs.fileURLFromPath, APIs.bundleResourceURL].selectorHeads).union(APIs.bundleResourceURL.swiftFirstLabels)
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
@@ -100,20 +101,22 @@ public struct WebViewJavaScriptLocalContentRule: SourceRule {
             guard case .call(let callee, let arguments, let isMessageSend) = expression.kind, let name = callee.name else { return }
             let key = context.type?.name ?? ""
             if Self.scriptNames.contains(name) || (name == "add" && arguments.count == 2 && arguments[1].label == "name")
-                || name == "WKUserScript" {
+                || APIs.userScriptCreation.swiftBaseNames.contains(name) {
                 update(key) { $0.usesScript = true }
                 return
             }
             if WebViewBroadReadAccessRule.isLoadFileURL(expression) || WebViewHTMLFileBaseURLRule.isLoadHTMLString(expression) {
-                let api = name.hasPrefix("loadFileURL") ? "loadFileURL" : "loadHTMLString"
+                let loadFileURL = APIs.webViewLoadFileURL.swiftBaseNames[0]
+                let api = name.hasPrefix(loadFileURL) ? loadFileURL : APIs.webViewLoadHTML.swiftBaseNames[0]
                 update(key) { if $0.firstLocalLoad == nil { $0.firstLocalLoad = (expression, api) } }
                 return
             }
-            let isRequestLoad = isMessageSend ? name == "loadRequest:" : (name == "load" && arguments.count == 1 && arguments[0].label == nil)
+            let isRequestLoad = isMessageSend ? APIs.webViewLoadRequest.selectors.contains(name)
+                : (APIs.webViewLoadRequest.swiftBaseNames.contains(name) && arguments.count == 1 && arguments[0].label == nil)
             guard isRequestLoad, let request = arguments.first?.value else { return }
             let values = cache.values(for: context)
             if let url = RequestURLs.requestURL(of: request, values), FileLocations.locate(url, values) != nil {
-                update(key) { if $0.firstLocalLoad == nil { $0.firstLocalLoad = (expression, "load") } }
+                update(key) { if $0.firstLocalLoad == nil { $0.firstLocalLoad = (expression, APIs.webViewLoadRequest.swiftBaseNames[0]) } }
             } else {
                 update(key) { $0.hasRemoteLoad = true }
             }

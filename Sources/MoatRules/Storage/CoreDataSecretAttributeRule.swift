@@ -15,6 +15,11 @@ import MoatSyntax
 /// `tokenExpiry`, `pinned`), encrypted or hashed values (`encryptedPassword`, an encrypting value
 /// transformer) and attribute types that cannot hold one (Boolean, Date…).
 ///
+/// Medium severity with low confidence by policy (a name heuristic without a flow). One secret, one finding:
+/// when MOAT-STOR-301 reports a code flow writing one of the entity's secret attributes (it lists the
+/// attribute as a related location), `PostProcessor.mergingModelAndCodeSecrets` drops this rule's finding
+/// if the code findings cover every secret attribute it lists, and otherwise adds them as related locations.
+///
 /// A new id rather than MOAT-STOR-202: STOR-202 judges the store-opening code alone (low: any store without
 /// the option); this rule is the evidence that the unprotected store holds secrets, reported where the
 /// secret is declared, and it supersedes STOR-202's finding at the code it lists as related.
@@ -24,7 +29,7 @@ public struct CoreDataSecretAttributeRule: AppRule {
         title: "Secret-named Core Data attribute in a store without file protection",
         severity: .medium, confidence: .low, cwe: [312, 311],
         masvs: ["MASVS-STORAGE-1"], mastg: ["MASTG-TEST-0052"],
-        rationale: "Core Data stores are plain SQLite files. Opened without `NSPersistentStoreFileProtectionKey` they get the default Data Protection class (Complete Until First User Authentication): after the first unlock following a boot, the store — with every password, token or card number its entities hold — stays readable while the device is locked, and it is copied into backups.",
+        rationale: "Core Data stores are plain SQLite files. Opened without `NSPersistentStoreFileProtectionKey` they get the default Data Protection class (Complete Until First User Authentication): after the first unlock following a boot, the store — with every password, token or card number its entities hold — stays readable while the device is locked, and it is copied into backups. The finding rests on an attribute's name and the store's options, not on a value seen going in (the attribute may hold a reference to a Keychain item, a value encrypted elsewhere, or stay empty), so it is medium with low confidence by policy: a name heuristic alone is never more. When the scanned code writes a secret into the attribute (`account.password = password`, `setValue(_:forKey:)`), MOAT-STOR-301 reports that write with its flow — the stronger evidence — and lists this attribute as a related location; this rule then drops its finding for the entity when such writes cover every secret attribute it lists, and otherwise keeps it for the others, with the writes as related locations. One secret, one finding.",
         fix: "Keep secrets out of Core Data: store them in the Keychain and keep only a reference in the entity. If the store must hold them, open it with `NSPersistentStoreFileProtectionKey: FileProtectionType.complete` (`description.setOption(FileProtectionType.complete as NSObject, forKey: NSPersistentStoreFileProtectionKey)`) or set the Data Protection entitlement to NSFileProtectionComplete, and encrypt the fields.",
         references: ["https://developer.apple.com/documentation/coredata/nspersistentstorefileprotectionkey",
                      "https://mas.owasp.org/MASTG/tests/ios/MASVS-STORAGE/MASTG-TEST-0052/"],
@@ -254,6 +259,35 @@ public struct CoreDataSecretAttributeRule: AppRule {
         guard !relevant.isEmpty else { return nil }
         let open = relevant.filter { !$0.isProtected }
         return open.isEmpty ? nil : open.map(\.location)
+    }
+
+    /// The classes of the entities of the current models, for the dataflow linker (`ManagedObjects`): whether
+    /// the store is protected (every site that opens it sets `NSPersistentStoreFileProtectionKey`, or the
+    /// Data Protection entitlement makes Complete the default), and the secret attributes this rule reports
+    /// (none when it reports nothing for the model).
+    public static func managedObjectTypes(_ app: AppModel) -> [ManagedObjectType] {
+        var result: [ManagedObjectType] = []
+        for model in currentVersions(app.coreDataModels) {
+            let context = app.context(of: app.bundling(of: model.bundlePath))
+            var isProtected = false
+            var reported = false
+            if let context {
+                let sites = storeSites(context.sources)
+                let named = sites.filter { $0.modelNames.contains(model.name) }
+                let relevant = named.isEmpty ? sites.filter { $0.modelNames.isEmpty } : named
+                let byEntitlement = !context.units.isEmpty && context.units.allSatisfy(defaultsToComplete)
+                isProtected = byEntitlement || (!relevant.isEmpty && relevant.allSatisfy(\.isProtected))
+                reported = !isProtected && !relevant.isEmpty
+            }
+            for entity in model.entities {
+                guard let className = entity.className?.split(separator: ".").last.map(String.init), !className.isEmpty else { continue }
+                let attributes = reported ? entity.attributes.filter(SensitiveAttributeNames.holdsSecret).map { attribute in
+                    ModelAttribute(name: attribute.name, location: ExternalLocation(path: model.path, line: attribute.line, column: attribute.column))
+                } : []
+                result.append(ManagedObjectType(name: className, entity: entity.name, isProtected: isProtected, modelAttributes: attributes))
+            }
+        }
+        return result
     }
 
     /// Whether every shipping configuration of a unit signs with a Data Protection entitlement of Complete.

@@ -13,8 +13,10 @@ struct FileWrite {
     var attributes: Expression?
     var api: String
 
+    /// The APIs `from` reads (`APIs+Files.swift`, `APIs+Storage.swift`).
+    static let apis: [API] = [APIs.fileWrite, APIs.fileManagerCreateFile, APIs.keyedArchiverArchiveToFile]
     /// The names of the calls `from` reads (the first part of each selector), for a file's names gate.
-    static let names: Set<String> = ["writeToFile", "writeToURL", "createFileAtPath", "archiveRootObject", "write", "createFile"]
+    static let names: Set<String> = apis.selectorHeads.union(apis.swiftBaseNames)
 
     static func from(_ call: Expression) -> FileWrite? {
         guard case .call(let callee, let arguments, let isMessageSend) = call.kind, let name = callee.name,
@@ -22,35 +24,34 @@ struct FileWrite {
         func labeled(_ label: String) -> Expression? { arguments.first { $0.label == label }?.value }
         if isMessageSend {
             switch name {
-            case "writeToFile:atomically:", "writeToURL:atomically:", "writeToFile:options:error:", "writeToURL:options:error:",
-                 "writeToFile:atomically:encoding:error:", "writeToURL:atomically:encoding:error:":
+            case APIs.fileWrite:
                 guard let receiver = callee.receiver else { return nil }
                 return FileWrite(call: call, data: receiver, destination: first.value, options: labeled("options"),
                                  attributes: nil, api: name)
-            case "createFileAtPath:contents:attributes:":
+            case APIs.fileManagerCreateFile:
                 guard let contents = labeled("contents") else { return nil }
                 return FileWrite(call: call, data: contents, destination: first.value, options: nil,
                                  attributes: labeled("attributes"), api: name)
-            case "archiveRootObject:toFile:":
-                guard callee.receiver?.nameChain.contains("NSKeyedArchiver") == true else { return nil }
+            case APIs.keyedArchiverArchiveToFile:
+                guard callee.receiver?.nameChain.contains(where: APIs.keyedArchiverArchiveToFile.classes.contains) == true else { return nil }
                 return FileWrite(call: call, data: first.value, destination: labeled("toFile"), options: nil, attributes: nil, api: name)
             default:
                 return nil
             }
         }
         switch name {
-        case "write":
+        case APIs.fileWrite:
             guard first.label == "to" || first.label == "toFile", let receiver = callee.receiver else { return nil }
             return FileWrite(call: call, data: receiver, destination: first.value, options: labeled("options"), attributes: nil,
                              api: call.swiftCallName ?? "write")
-        case "createFile":
+        case APIs.fileManagerCreateFile:
             guard first.label == "atPath", let contents = labeled("contents") else { return nil }
             return FileWrite(call: call, data: contents, destination: first.value, options: nil, attributes: labeled("attributes"),
-                             api: "createFile(atPath:contents:attributes:)")
-        case "archiveRootObject":
-            guard callee.receiver?.nameChain.contains("NSKeyedArchiver") == true else { return nil }
+                             api: APIs.fileManagerCreateFile.swift[0])
+        case APIs.keyedArchiverArchiveToFile:
+            guard callee.receiver?.nameChain.contains(where: APIs.keyedArchiverArchiveToFile.classes.contains) == true else { return nil }
             return FileWrite(call: call, data: first.value, destination: labeled("toFile"), options: nil, attributes: nil,
-                             api: "archiveRootObject(_:toFile:)")
+                             api: APIs.keyedArchiverArchiveToFile.swift[0])
         default:
             return nil
         }

@@ -7,14 +7,19 @@ import MoatSyntax
 /// `create`) in a file that configures no `encryptionKey`, or the put/set APIs of the key-value and document
 /// databases apps embed (MMKV, PINCache, YYCache, YapDatabase, Objective-LevelDB, hyperoslo Cache, Disk,
 /// Couchbase Lite documents: see `TaintSinks.sensitive`); or, without a flow, a Core Data or key-value
-/// store key that names a secret (`setValue(field.text, forKey: "password")`).
+/// store key that names a secret (`setValue(field.text, forKey: "password")`). Also an assignment to a
+/// property of a Core Data managed object (`ManagedObjects`: `user.password = pw`), quiet when the entity's
+/// store is opened with complete file protection, with the model's attribute as a related location (the
+/// MOAT-STOR-209 finding for that attribute is then dropped: `PostProcessor.mergingModelAndCodeSecrets`);
+/// SQLite.swift's `<-` column setters and `Connection.run` bindings; GRDB records written with
+/// `insert(db)`/`save(db)` after a secret was stored in them.
 public struct SecretInDatabaseRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-STOR-301", slug: "secret-in-local-database",
         title: "Secret stored in a local database",
         severity: .medium, confidence: .high, evidence: .dataflow, cwe: [312, 922],
         masvs: ["MASVS-STORAGE-1"], mastg: ["MASTG-TEST-0052"],
-        rationale: "Core Data and SQLite stores, Realm files and key-value stores (MMKV, PINCache, YapDatabase, LevelDB) are plain files in the app's container: they get the default Data Protection class (readable after the first unlock), are copied into backups and can be read from a jailbroken device or a forensic image. A password, token, key or card number written there is stored in clear.",
+        rationale: "Core Data and SQLite stores, Realm files and key-value stores (MMKV, PINCache, YapDatabase, LevelDB) are plain files in the app's container: they get the default Data Protection class (readable after the first unlock), are copied into backups and can be read from a jailbroken device or a forensic image. A password, token, key or card number written there is stored in clear. A Core Data attribute set (`user.password = pw` on a managed object: a subclass of `NSManagedObject` in any file, an owner of `@NSManaged` properties, or an entity's class in a Core Data model of the scan) is reported at the assignment, with the model's declaration of the attribute as a related location; MOAT-STOR-209, which reports the same attribute from the model alone, then drops its finding for it (one secret, one finding: this flow is the stronger evidence). Quiet when the entity's store is opened with complete file protection.",
         fix: "Keep secrets in the Keychain and store only a reference to them. If a database must hold sensitive records, encrypt it (SQLCipher, a Realm `encryptionKey` kept in the Keychain) and give its files complete file protection.",
         references: ["https://developer.apple.com/documentation/security/keychain_services",
                      "https://mas.owasp.org/MASTG/tests/ios/MASVS-STORAGE/MASTG-TEST-0052/"],
@@ -44,6 +49,65 @@ public struct SecretInDatabaseRule: SourceRule {
                 }
             }
             """),
+            .triggering("UserStore.swift", """
+            import CoreData
+            import SQLite
+            import GRDB
+            final class User: NSManagedObject {
+                @NSManaged var name: String?
+                @NSManaged var password: String?
+            }
+            func register(name: String, password: String, context: NSManagedObjectContext) throws {
+                let user = User(context: context)
+                user.name = name
+                ↓user.password = password
+                try context.save()
+            }
+            let sessions = Table("sessions")
+            let tokenColumn = Expression<String>("token")
+            func cache(accessToken: String, db: Connection) throws {
+                try db.run(sessions.insert(↓tokenColumn <- accessToken))
+            }
+            func save(pin: String, dbQueue: DatabaseQueue) throws {
+                var player = Player(name: "Ann")
+                player.pin = pin
+                try dbQueue.write { db in
+                    try ↓player.insert(db)
+                }
+            }
+            """, note: "A Core Data attribute set on a managed object, a SQLite.swift column setter, a GRDB record that holds a PIN."),
+            .triggering("AccountStore.m", """
+            @interface Account : NSManagedObject
+            @property (nonatomic, copy) NSString *pinCode;
+            @end
+            @implementation AccountStore
+            - (void)storePinCode:(NSString *)pinCode context:(NSManagedObjectContext *)context {
+                Account *account = [NSEntityDescription insertNewObjectForEntityForName:@"Account" inManagedObjectContext:context];
+                ↓account.pinCode = pinCode;
+            }
+            @end
+            """),
+            RuleExample(files: [
+                ExampleFile(name: "App/Model.xcdatamodeld/Model.xcdatamodel/contents", content: CoreDataSecretAttributeRule.model("""
+                    <entity name="Account" representedClassName="Account" syncable="YES" codeGenerationType="class">
+                        <attribute name="username" optional="YES" attributeType="String"/>
+                        <attribute name="password" optional="YES" attributeType="String"/>
+                    </entity>
+                """)),
+                ExampleFile(name: "App/Persistence.swift", content: """
+                    import CoreData
+                    let container = NSPersistentContainer(name: "Model")
+                    func load() { container.loadPersistentStores { _, _ in } }
+                    """),
+                ExampleFile(name: "App/SignUp.swift", content: """
+                    import CoreData
+                    func signUp(username: String, password: String, context: NSManagedObjectContext) {
+                        let account = Account(context: context)
+                        account.username = username
+                        ↓account.password = password
+                    }
+                    """),
+            ], triggers: true, note: "The class Xcode generates for the model's entity is a managed object; the model's attribute is a related location (MOAT-STOR-209's finding for it is dropped)."),
             .triggering("TokenStore.m", """
             - (void)saveToken:(NSString *)token inDatabase:(FMDatabase *)db {
                 ↓[db executeUpdate:@"INSERT INTO auth (token) VALUES (?)" withArgumentsInArray:@[token]];
@@ -70,6 +134,63 @@ public struct SecretInDatabaseRule: SourceRule {
                 try realm.write { realm.add(user) }
             }
             """, note: "A password hash, a count, a hashed PIN, and a Realm opened with an encryption key."),
+            .nonTriggering("UserStore.swift", """
+            import CoreData
+            import CryptoKit
+            import SQLite
+            final class User: NSManagedObject {
+                @NSManaged var name: String?
+                @NSManaged var passwordHash: String?
+            }
+            struct Credentials { var password: String }
+            func register(name: String, password: String, context: NSManagedObjectContext) throws {
+                let user = User(context: context)
+                user.name = name
+                user.passwordHash = SHA256.hash(data: Data(password.utf8)).description
+                var draft = Credentials(password: "")
+                draft.password = password
+                let cache = NSCache<NSString, NSString>()
+                cache.setObject(password as NSString, forKey: "password")
+            }
+            let users = Table("users")
+            let nameColumn = Expression<String>("name")
+            func cache(userName: String, db: Connection) throws {
+                try db.run(users.insert(nameColumn <- userName))
+            }
+            """, note: "A hashed password in a managed object, a secret in a plain struct and in an in-memory NSCache, a user name in a SQLite.swift column."),
+            .nonTriggering("Account.swift", """
+            import ObjectMapper
+            final class Account: Mappable {
+                var password: String?
+                required init?(map: Map) {}
+                func mapping(map: Map) {
+                    password <- map["password"]
+                }
+            }
+            """, note: "ObjectMapper's `<-` reads a JSON value into a property: SQLite.swift's setter only in a file that imports SQLite."),
+            RuleExample(files: [
+                ExampleFile(name: "App/Model.xcdatamodeld/Model.xcdatamodel/contents", content: CoreDataSecretAttributeRule.model("""
+                    <entity name="Account" representedClassName="Account" syncable="YES" codeGenerationType="class">
+                        <attribute name="password" optional="YES" attributeType="String"/>
+                    </entity>
+                """)),
+                ExampleFile(name: "App/Persistence.swift", content: """
+                    import CoreData
+                    let container = NSPersistentContainer(name: "Model")
+                    func load() {
+                        container.persistentStoreDescriptions.first?.setOption(FileProtectionType.complete as NSObject,
+                                                                              forKey: NSPersistentStoreFileProtectionKey)
+                        container.loadPersistentStores { _, _ in }
+                    }
+                    """),
+                ExampleFile(name: "App/SignUp.swift", content: """
+                    import CoreData
+                    func signUp(password: String, context: NSManagedObjectContext) {
+                        let account = Account(context: context)
+                        account.password = password
+                    }
+                    """),
+            ], triggers: false, note: "The entity's store is opened with complete file protection."),
             .nonTriggering("TokenStore.m", """
             - (void)saveUser:(NSString *)userName inDatabase:(FMDatabase *)db {
                 [db executeUpdate:@"INSERT INTO users (name) VALUES (?)" withArgumentsInArray:@[userName]];
@@ -89,9 +210,18 @@ public struct SecretInDatabaseRule: SourceRule {
         for (flow, taint) in SensitiveFlows.flows(unit, .databaseWrite) {
             let isRealm = flow.api.hasPrefix("Realm")
             if isRealm && encryptedRealm { continue }
+            if flow.api.hasPrefix(ManagedObjects.attributeSet.api) {
+                Self.reportAttributeSet(flow, taint, unit, &sink)
+                reported.insert(flow.range.start.offset)
+                continue
+            }
             reported.insert(flow.range.start.offset)
             let store = Self.store(flow.api)
-            SensitiveFlows.report("\(DataflowReporting.capitalized(SensitiveFlows.describe(taint))) is written to \(store) with \(flow.calledName): the database is a plain file in the app's container, copied into backups. Keep the secret in the Keychain, or encrypt the store.",
+            var written = flow.calledName
+            if flow.api == Self.sqliteSwiftSetter, let column = flow.arguments[.key] {
+                written = "SQLite.swift's setter `\(file.text(column.range)) <- …`"
+            }
+            SensitiveFlows.report("\(DataflowReporting.capitalized(SensitiveFlows.describe(taint))) is written to \(store) with \(written): the database is a plain file in the app's container, copied into backups. Keep the secret in the Keychain, or encrypt the store.",
                                   flow: flow, taint: taint, in: file,
                                   confidence: SensitiveFlows.confidence(taint, rule: Self.description.confidence), &sink)
         }
@@ -115,9 +245,34 @@ public struct SecretInDatabaseRule: SourceRule {
         }
     }
 
+    /// A Core Data attribute set (`user.password = pw`, `ManagedObjects`): quiet when the entity's store is
+    /// opened with complete file protection; the model's declaration of a secret attribute is a related
+    /// location (MOAT-STOR-209's finding at that attribute is then dropped, see `PostProcessor`).
+    static func reportAttributeSet(_ flow: TaintFlow, _ taint: Taint, _ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        let className = ManagedObjects.className(ofFlowAPI: flow.api)
+        let type = className.flatMap { name in unit.context?.managedObjects.first { $0.name == name } }
+        if type?.isProtected == true { return }
+        var attribute: String?
+        if let target = flow.arguments[.key], case .member(_, let name) = target.unwrapped.kind { attribute = name }
+        let written = flow.arguments[.key].map { "`\(file.text($0.range)) = …`" } ?? "an attribute set"
+        let place = className.map { name in attribute.map { "the Core Data attribute `\(name).\($0)`" } ?? "a `\(name)` managed object" }
+            ?? attribute.map { "the Core Data attribute `\($0)`" } ?? "a Core Data managed object"
+        var related = taint.relatedLocations(in: file)
+        if let type, let attribute, let declared = type.modelAttributes.first(where: { $0.name == attribute }) {
+            related.append(RelatedLocation(location: Location(path: declared.location.path, line: declared.location.line, column: declared.location.column),
+                                           message: "`\(type.entity ?? type.name).\(attribute)` is declared in the Core Data model here, in a store opened without file protection (MOAT-STOR-209)."))
+        }
+        sink.report("\(DataflowReporting.capitalized(SensitiveFlows.describe(taint))) is written to \(place) with \(written): the context saves it into the store, a plain SQLite file in the app's container, copied into backups. Keep the secret in the Keychain, or encrypt the value and open the store with complete file protection.",
+                    in: file, at: flow.range, confidence: SensitiveFlows.confidence(taint, rule: description.confidence), related: related)
+    }
+
+    /// The api of SQLite.swift's `<-` entry (`TaintSinks.sensitive`).
+    static let sqliteSwiftSetter = "SQLite.swift `<-` setter"
+
     static func store(_ api: String) -> String {
         if api.hasPrefix("NSManagedObject") { return "a Core Data store" }
-        if api.hasPrefix("sqlite3") || api.hasPrefix("FMDatabase") || api.hasPrefix("GRDB") { return "an SQLite database" }
+        if api.hasPrefix("sqlite3") || api.hasPrefix("FMDatabase") || api.hasPrefix("GRDB") || api.hasPrefix("SQLite.swift") { return "an SQLite database" }
         if api.hasPrefix("Realm") { return "a Realm database opened without an encryption key" }
         return "an on-disk key-value store"
     }

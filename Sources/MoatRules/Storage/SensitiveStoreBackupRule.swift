@@ -88,11 +88,11 @@ public struct SensitiveStoreBackupRule: SourceRule {
 
     /// The store constructors `storeURL(of:)` reads (FMDB's class methods by their receiver), and Realm's
     /// `fileURL` property.
-    static let requiredNames: Set<String> = [
-        "addPersistentStoreWithType", "persistentStoreDescriptionWithURL", "NSPersistentStoreDescription", "addPersistentStore",
-        "Configuration", "RLMRealmConfiguration", "sqlite3_open", "sqlite3_open_v2", "sqlite3_open16", "FMDatabase", "FMDatabaseQueue",
-        "DatabaseQueue", "DatabasePool",
-    ]
+    /// Initializers and FMDB's class methods are found by their receiver's name (`APIs+Storage.swift`).
+    static let stores: [API] = [APIs.coreDataAddPersistentStore, APIs.coreDataStoreDescription, APIs.realmConfiguration, APIs.sqliteOpen,
+                                APIs.fmdbOpen, APIs.grdbOpen]
+    static let requiredNames: Set<String> = stores.swiftBaseNames.union(stores.cFunctions)
+        .union(APIs.coreDataAddPersistentStore.selectorHeads).union(APIs.coreDataStoreDescription.selectorHeads.filter { !$0.hasPrefix("init") })
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
@@ -132,21 +132,21 @@ public struct SensitiveStoreBackupRule: SourceRule {
         func labeled(_ label: String) -> Expression? { arguments.first { $0.label == label }?.value }
         if isMessageSend {
             switch name {
-            case "addPersistentStoreWithType:configuration:URL:options:error:": return labeled("URL").map { ($0, "Core Data") }
-            case "persistentStoreDescriptionWithURL:": return arguments.first.map { ($0.value, "Core Data") }
-            case "initWithURL:" where callee.receiver?.nameChain.contains("NSPersistentStoreDescription") == true:
+            case APIs.coreDataAddPersistentStore: return labeled("URL").map { ($0, "Core Data") }
+            case APIs.coreDataStoreDescription
+                where !name.hasPrefix("init") || callee.receiver?.nameChain.contains(where: APIs.coreDataStoreDescription.classes.contains) == true:
                 return arguments.first.map { ($0.value, "Core Data") }
-            case "databaseWithPath:", "initWithPath:", "databaseQueueWithPath:":
+            case APIs.fmdbOpen:
                 return callee.receiver?.nameChain.contains(where: { $0.hasPrefix("FMDatabase") }) == true ? arguments.first.map { ($0.value, "SQLite") } : nil
             default: return nil
             }
         }
         switch name {
-        case "addPersistentStore": return labeled("at").map { ($0, "Core Data") }
-        case "NSPersistentStoreDescription": return labeled("url").map { ($0, "Core Data") }
-        case "Configuration", "RLMRealmConfiguration": return labeled("fileURL").map { ($0, "Realm") }
-        case "sqlite3_open", "sqlite3_open_v2", "sqlite3_open16": return arguments.first.map { ($0.value, "SQLite") }
-        case "FMDatabase", "FMDatabaseQueue", "DatabaseQueue", "DatabasePool": return labeled("path").map { ($0, "SQLite") }
+        case APIs.coreDataAddPersistentStore: return labeled("at").map { ($0, "Core Data") }
+        case APIs.coreDataStoreDescription: return labeled("url").map { ($0, "Core Data") }
+        case APIs.realmConfiguration: return labeled("fileURL").map { ($0, "Realm") }
+        case APIs.sqliteOpen: return arguments.first.map { ($0.value, "SQLite") }
+        case APIs.fmdbOpen, APIs.grdbOpen: return labeled("path").map { ($0, "SQLite") }
         default: return nil
         }
     }

@@ -127,20 +127,24 @@ extension NonShippingRegion {
     /// Lines whose first non-blank character is `#` and that start outside a comment, with their text.
     static func directiveLines(in file: CodeFile) -> [(line: Int, text: String)] {
         var result: [(Int, String)] = []
-        var candidates: [(line: Int, offset: Int)] = []
-        var line = 1
-        var atLineStart = true
-        var offset = 0
-        for byte in file.source.utf8 {
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                atLineStart = true
-            } else if atLineStart {
-                if byte == UInt8(ascii: "#") { candidates.append((line, offset)) }
-                if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") { atLineStart = false }
+        // Every byte of every file goes through here: on the contiguous bytes when the string has them.
+        func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> [(line: Int, offset: Int)] {
+            var candidates: [(line: Int, offset: Int)] = []
+            var line = 1
+            var atLineStart = true
+            for offset in 0..<bytes.count {
+                let byte = bytes[offset]
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    atLineStart = true
+                } else if atLineStart {
+                    if byte == UInt8(ascii: "#") { candidates.append((line, offset)) }
+                    if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") { atLineStart = false }
+                }
             }
-            offset += 1
+            return candidates
         }
+        let candidates = file.source.utf8.withContiguousStorageIfAvailable(scan) ?? Array(file.source.utf8).withUnsafeBufferPointer(scan)
         guard !candidates.isEmpty else { return [] }
         for candidate in candidates {
             if file.comments.contains(where: { $0.range.start.offset < candidate.offset && candidate.offset < $0.range.end.offset }) {

@@ -141,19 +141,20 @@ struct SurfaceFactCollector {
 
     private mutating func call(_ expression: Expression, callee: Expression, arguments: [Argument], isMessageSend: Bool) {
         guard let name = callee.name else { return }
-        let receiverChain = callee.receiver?.nameChain ?? []
+        // The receiver's names, built only where a branch asks (this runs on every call of every file).
+        func receiverChain() -> [String] { callee.receiver?.nameChain ?? [] }
         let position = expression.range.start
         if isMessageSend {
-            if receiverChain.contains("UIPasteboard"), name == "pasteboardWithName:create:" || name == "pasteboardWithUniqueName" {
+            if name == "pasteboardWithName:create:" || name == "pasteboardWithUniqueName", receiverChain().contains("UIPasteboard") {
                 add(.namedPasteboard, name == "pasteboardWithUniqueName" ? "(unique name)" : Self.pasteboardLabel(arguments.first?.value), position)
                 return
             }
             if let owner = Self.objectiveCDecoders[name] {
                 // initForReadingFromData: and friends are NSKeyedUnarchiver's only when the receiver says so.
-                if name.hasPrefix("init") && !receiverChain.contains(owner) { return }
+                if name.hasPrefix("init") && !receiverChain().contains(owner) { return }
                 add(.deserialization, "\(owner) \(name)", position)
             } else if Self.xmlParserSelectors.contains(name),
-                      receiverChain.contains("NSXMLParser") {
+                      receiverChain().contains("NSXMLParser") {
                 add(.deserialization, "NSXMLParser \(name)", position)
             } else if let receiver = callee.receiver, let pasteboard = Self.pasteboardName(receiver) {
                 if Self.pasteboardWriteMethods.contains(name) {
@@ -165,11 +166,11 @@ struct SurfaceFactCollector {
             return
         }
         guard let callName = expression.swiftCallName else { return }
-        if callName == "UIPasteboard(name:create:)" || (callName == "init(name:create:)" && receiverChain.contains("UIPasteboard")) {
+        if callName == "UIPasteboard(name:create:)" || (callName == "init(name:create:)" && receiverChain().contains("UIPasteboard")) {
             add(.namedPasteboard, Self.pasteboardLabel(arguments.first?.value), position)
             return
         }
-        if callName == "withUniqueName()", receiverChain.contains("UIPasteboard") {
+        if callName == "withUniqueName()", receiverChain().contains("UIPasteboard") {
             add(.namedPasteboard, "(unique name)", position)
             return
         }
@@ -182,18 +183,18 @@ struct SurfaceFactCollector {
             // A top-level decoder: the first argument is a type (`T.self`).
             guard let first = arguments.first?.value.unwrapped, Self.isTypeValue(first) else { return }
             let decoder: String
-            if receiverChain.contains("PropertyListDecoder") {
+            if receiverChain().contains("PropertyListDecoder") {
                 decoder = "PropertyListDecoder"
-            } else if receiverChain.contains("JSONDecoder") {
+            } else if receiverChain().contains("JSONDecoder") {
                 decoder = "JSONDecoder"
             } else {
                 decoder = "Decoder"
             }
             add(.deserialization, "\(decoder).decode(_:from:)", position)
         case _ where Self.jsonReads.contains(callName):
-            if receiverChain.contains("JSONSerialization") { add(.deserialization, "JSONSerialization.\(callName)", position) }
+            if receiverChain().contains("JSONSerialization") { add(.deserialization, "JSONSerialization.\(callName)", position) }
         case _ where Self.propertyListReads.contains(callName):
-            if receiverChain.contains("PropertyListSerialization") {
+            if receiverChain().contains("PropertyListSerialization") {
                 add(.deserialization, "PropertyListSerialization.\(callName)", position)
             }
         case _ where Self.xmlParserInitializers.contains(callName):
@@ -230,13 +231,18 @@ struct SurfaceFactCollector {
 
     /// `UIPasteboard.general` for the general pasteboard, `UIPasteboard` for another one or one held in a
     /// variable named like a pasteboard; nil when the receiver is not a pasteboard.
+    static let pasteboardSuffix = "pasteboard"
+
     static func pasteboardName(_ receiver: Expression) -> String? {
         let chain = receiver.nameChain
         if chain.contains("general") && chain.contains("UIPasteboard") || chain.contains("generalPasteboard") {
             return "UIPasteboard.general"
         }
         if chain.contains("UIPasteboard") { return "UIPasteboard" }
-        if let last = chain.last, last.lowercased().hasSuffix("pasteboard") { return "UIPasteboard" }
+        // A name shorter than the suffix cannot end with it once lowercased (checked first: every receiver asks).
+        if let last = chain.last, last.utf8.count >= Self.pasteboardSuffix.utf8.count, last.lowercased().hasSuffix(Self.pasteboardSuffix) {
+            return "UIPasteboard"
+        }
         return nil
     }
 

@@ -811,7 +811,7 @@ moatHookMethod({ label: "PinnedSessionDelegate -URLSession:didReceiveChallenge:c
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/APIClient.swift:22
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:34
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:43
-// ... and 8 more (see plan.md)
+// ... and 9 more (see plan.md)
 moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder: "trustResult" });
 
 // from finding: MOAT-NET-201 (critical) Server certificate accepted without evaluating the trust at LeakyBank/Network/PinnedSessionDelegate.swift:36
@@ -824,7 +824,7 @@ moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder:
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/APIClient.swift:22
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:34
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:43
-// ... and 8 more (see plan.md)
+// ... and 9 more (see plan.md)
 moatHookFunction({ label: "SecTrustEvaluateWithError", name: "SecTrustEvaluateWithError", decoder: "trustWithError" });
 
 // from code: urlSession(_:didReceive:completionHandler:) at LeakyBank/Network/PinnedSessionDelegate.swift:34
@@ -848,7 +848,7 @@ moatHookMethod({ label: "StagingSessionDelegate -URLSession:didReceiveChallenge:
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToFile:atomically:", className: "NSData", swift: false, selector: "writeToFile:atomically:", classMethod: false });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -861,7 +861,7 @@ moatHookMethod({ label: "NSData -writeToFile:atomically:", className: "NSData", 
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToFile:options:error:", className: "NSData", swift: false, selector: "writeToFile:options:error:", classMethod: false, decoder: "dataWriting" });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -874,7 +874,7 @@ moatHookMethod({ label: "NSData -writeToFile:options:error:", className: "NSData
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToURL:options:error:", className: "NSData", swift: false, selector: "writeToURL:options:error:", classMethod: false, decoder: "dataWriting" });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -887,7 +887,7 @@ moatHookMethod({ label: "NSData -writeToURL:options:error:", className: "NSData"
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookMethod({ label: "NSFileManager -createFileAtPath:contents:attributes:", className: "NSFileManager", swift: false, selector: "createFileAtPath:contents:attributes:", classMethod: false });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -900,7 +900,7 @@ moatHookMethod({ label: "NSFileManager -createFileAtPath:contents:attributes:", 
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -913,7 +913,7 @@ moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" 
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 6 more (see plan.md)
+// ... and 11 more (see plan.md)
 moatHookFunction({ label: "SecItemUpdate", name: "SecItemUpdate", decoder: "keychain" });
 
 // ==== Pasteboard ====

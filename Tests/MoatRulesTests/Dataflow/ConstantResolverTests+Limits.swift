@@ -113,6 +113,31 @@ extension ConstantResolverTests {
         """)])
         #expect(Self.places(findings) == ["MOAT-CRYP-204 Vault.swift:4:49", "MOAT-CRYP-202 Vault.swift:8:24", "MOAT-CRYP-202 Vault.swift:9:22"])
         #expect(findings[1].related.map { "\($0.location.line) \($0.message)" } == ["13 used as the key of `SymmetricKey(data:)` here", "8 `keyData` is set here, its only assignment"])
+        // Set by something the file does not show: a memberwise initializer, decoding, a property wrapper.
+        let quiet = try Self.findings([("Settings.swift", """
+        import CryptoKit
+        import SwiftUI
+        struct SealConfiguration {
+            var key = "default-key-0123456789abcdef0123"
+            func symmetricKey() -> SymmetricKey { SymmetricKey(data: Data(key.utf8)) }
+        }
+        struct StoredConfiguration: Codable {
+            var key = "default-key-0123456789abcdef0123"
+            func symmetricKey() -> SymmetricKey { SymmetricKey(data: Data(self.key.utf8)) }
+        }
+        struct SettingsView: View {
+            @AppStorage("key") var key = "default-key-0123456789abcdef0123"
+            var body: some View { Text(seal(key)) }
+        }
+        func seal(_ configuration: SealConfiguration, _ stored: StoredConfiguration) -> SymmetricKey {
+            _ = SymmetricKey(data: Data(stored.key.utf8))
+            return SymmetricKey(data: Data(configuration.key.utf8))
+        }
+        extension SettingsView {
+            func seal(_ text: String) -> String { _ = SymmetricKey(data: Data(key.utf8)); return text }
+        }
+        """)])
+        #expect(quiet.isEmpty, "\(quiet.map(\.message))")
     }
 
     @Test func anObjectiveCPropertySetOnceInInitIsAConstant() throws {
@@ -151,6 +176,9 @@ extension ConstantResolverTests {
         func configure(_ configuration: URLSessionConfiguration, maximum: tls_protocol_version_t) {
             configuration.tlsMaximumSupportedProtocolVersion = maximum
         }
+        struct Box {
+            init(key: Data) { _ = SymmetricKey(data: key) }
+        }
         """, name: "CryptoHelper.swift"))
         var sink = FindingSink(rule: HardcodedCryptoKeyRule.description)
         HardcodedCryptoKeyRule().check(unit, &sink)
@@ -160,7 +188,7 @@ extension ConstantResolverTests {
         #expect(facts.constantSinks.map { "\($0.function.owner ?? "-").\($0.function.fullName)#\($0.parameter) \($0.role) \($0.api) @\($0.location.line) \($0.steps.map(\.location.line))" } == [
             "CryptoHelper.encrypt(_:key:)#1 key SymmetricKey(data:) @4 [3]", "-.configure(_:maximum:)#1 TLS version tlsMaximumSupportedProtocolVersion @9 []",
         ])
-        // The facts coding carries them, in the index.
+        // `hidden` is private; `Box.init` is called by its type's name. The facts coding carries them, in the index.
         let encoded = FactsCoding.encode(facts)
         #expect(FactsCoding.decode(encoded) == facts)
         #expect(FactsCoding.decodeIndex(encoded)?.constantSinks == facts.constantSinks)

@@ -72,7 +72,7 @@ struct DataflowTableTests {
             let required = (sink.requiredLabels ?? []).sorted().joined(separator: ",")
             let kinds = sink.kinds.map(\.rawValue).sorted().joined(separator: ",")
             let receivers = sink.receivers.sorted().joined(separator: ",")
-            for name in sink.spelling.names where !sink.isSetter { seen[name + "|" + required + "|" + kinds + "|" + receivers, default: 0] += 1 }
+            for name in sink.spelling.names where !sink.isSetter && !sink.isOperator { seen[name + "|" + required + "|" + kinds + "|" + receivers, default: 0] += 1 }
         }
         #expect(Set(TaintSinks.all.map(\.kind)) == Set(SinkKind.allCases))
         var perName: [String: Int] = [:]
@@ -262,37 +262,8 @@ struct InterpreterNamesNoAPITests {
     /// from the code model, and one-word step messages.
     static let allowed: Set<String> = ["self", "super", "Self", "Void", "is", "as", "let", "var", "case", "_", "returned"]
 
-    /// The string literals of a Swift source, comments left out (single-line literals; the interpreter has
-    /// no others).
-    static func literals(in source: String) -> [String] {
-        var result: [String] = []
-        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
-            var inString = false
-            var current = ""
-            var previous: Character = " "
-            var escaped = false
-            for character in line {
-                if inString {
-                    if escaped {
-                        escaped = false
-                    } else if character == "\\" {
-                        escaped = true
-                    } else if character == "\"" {
-                        inString = false
-                        result.append(current)
-                        current = ""
-                        continue
-                    }
-                    current.append(character)
-                } else {
-                    if character == "/" && previous == "/" { break }
-                    if character == "\"" { inString = true }
-                    previous = character
-                }
-            }
-        }
-        return result
-    }
+    /// The string literals of a Swift source, comments left out (the scan of `VocabularyLiteralsTests`).
+    static func literals(in source: String) -> [String] { VocabularyLiteralsTests.literals(in: source) }
 
     @Test func interpreterFilesContainNoAPINames() throws {
         let dataflow = Self.root.appendingPathComponent("Sources/MoatRules/Dataflow")

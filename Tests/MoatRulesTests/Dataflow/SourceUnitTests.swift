@@ -146,6 +146,54 @@ struct NameGateTests {
         return files
     }
 
+    /// The engine's own gates (`SourceGates`: names that may denote secrets, secure-field flags) only spare
+    /// it work: with every gate open it finds the same flows and tells other files the same facts.
+    @Test func engineGatesChangeNeitherFlowsNorFacts() {
+        let files = Self.sourceFiles()
+        var closed = 0
+        for file in files {
+            let gated = SourceUnit(code: file)
+            let open = SourceUnit(code: file, names: .unrestricted)
+            #expect(Self.describe(gated.flows) == Self.describe(open.flows), "\(file.path)")
+            #expect(gated.factsIfAnalyzed == open.factsIfAnalyzed, "\(file.path)")
+            if !SourceGates(gated.names).namesMaySecrets { closed += 1 }
+        }
+        // The comparison means something only when some files have the gate closed and some open.
+        #expect(closed > 20 && closed < files.count - 20, "\(closed) of \(files.count)")
+    }
+
+    @Test func theSecretNameGateOpensOnANameTheTableCallsSensitive() {
+        func gates(_ source: String, _ name: String = "Test.swift") -> SourceGates {
+            SourceGates(SourceNames(DataflowTestSupport.parse(source, name: name)))
+        }
+        #expect(!gates("func load(url: URL) { let data = try? Data(contentsOf: url); print(data as Any) }").namesMaySecrets)
+        // Words that only contain a secret-looking sequence, or name something about a secret, stay closed.
+        #expect(!gates("let spinner = UIActivityIndicatorView(); let tokenizer = Tokenizer(); let passwordHint = hint").namesMaySecrets)
+        #expect(gates("func save(password: String) { defaults.set(password, forKey: key) }").namesMaySecrets)
+        #expect(gates("- (void)store { NSLog(@\"%@\", self.apiKey); }", "Store.m").namesMaySecrets)
+        // The text of a field named for a secret (`isSecretInputField`), though `passwordField` is no secret.
+        #expect(gates("func submit() { send(passwordField.text) }").namesMaySecrets)
+        #expect(!gates("func submit() { send(nameField.text) }").mayHaveSecureFields)
+        #expect(gates("func setUp() { pinEntry.isSecureTextEntry = true }").mayHaveSecureFields)
+        #expect(gates("- (void)setUp { [field setSecureTextEntry:YES]; }", "Form.m").mayHaveSecureFields)
+        #expect(gates("var body: some View { SecureField(\"PIN\", text: $code) }").mayHaveSecureFields)
+        // Names in comments or only inside string literals are not code.
+        #expect(!gates("// password\nlet label = \"password\"").namesMaySecrets)
+        #expect(SourceGates(.unrestricted).namesMaySecrets && SourceGates(.unrestricted).mayHaveSecureFields)
+    }
+
+    static func describe(_ flows: [TaintFlow]) -> [String] {
+        flows.map { flow in
+            let roles = flow.roles.map { role, taints in
+                "\(role): " + taints.map { taint in
+                    "\(taint.origin) checks \(taint.checks.map { "\($0)" }.sorted()) steps \(taint.steps.map { "\($0.range) \($0.message)" })"
+                        + " latent \(taint.latent.map { $0.sorted() } ?? [])"
+                }.joined(separator: "; ")
+            }.sorted()
+            return "\(flow.kind) \(flow.api) \(flow.calledName) \(flow.range) confirmed \(flow.confirmed) \(roles)"
+        }
+    }
+
     @Test func gatesNeverDecideAFinding() {
         let files = Self.sourceFiles()
         #expect(files.count > 100)

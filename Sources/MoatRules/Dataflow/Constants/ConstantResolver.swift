@@ -274,17 +274,35 @@ public final class ConstantResolver {
     /// `var`, a `let` set in an initializer, an Objective-C `@property`) the file sets exactly once holds.
     private func declaredValue(_ variable: VariableDeclaration) -> DeclaredValue? {
         let owner = file.allTypes.first { $0.variables.contains { $0 === variable } }
+        if file.language == .swift, !variable.isConstant, !isOnlySetByTheFile(variable, owner: owner) { return nil }
         if let initializer = variable.initializer {
             // A `var` may be set anywhere: followed only when nothing in the file sets it again.
-            guard variable.isConstant || file.language != .swift || writes.count(of: variable.name) == 0 else { return nil }
+            guard variable.isConstant || file.language != .swift || writes.count(of: variable.name, owner: owner?.name) == 0 else { return nil }
             return DeclaredValue(expression: initializer, context: WalkContext(type: owner))
         }
         if variable.accessors.count == 1, let value = Self.singleReturn(variable.accessors[0]) {
             return DeclaredValue(expression: value, context: WalkContext(type: owner))
         }
         guard variable.accessors.isEmpty, variable.attributes.firstIndex(of: "#define") == nil,
-              let only = writes.onlyWrite(of: variable.name) else { return nil }
+              let only = writes.onlyWrite(of: variable.name, owner: owner?.name) else { return nil }
         return DeclaredValue(expression: only.value, context: only.context, isAssignment: true)
+    }
+
+    /// Attributes of a Swift `var` that do not hand its value to anything else.
+    static let inertAttributes: Set<String> = ["objc", "nonobjc", "MainActor", "available"]
+
+    /// Whether only the assignments the file shows can set a Swift `var`: not a property wrapper or
+    /// outlet (`@AppStorage`, `@Published`, `@NSManaged`, `@IBOutlet`), not a member of a `Decodable` type
+    /// (decoding sets it) or of a struct without an initializer of its own (the memberwise one sets it).
+    private func isOnlySetByTheFile(_ variable: VariableDeclaration, owner: TypeDeclaration?) -> Bool {
+        guard variable.attributes.allSatisfy(Self.inertAttributes.contains) else { return false }
+        guard let owner, !variable.isStatic else { return true }
+        let declarations = typesByName[owner.name] ?? [owner]
+        if declarations.contains(where: { $0.inherits.contains { ["Codable", "Decodable", "NSCoding", "NSSecureCoding"].contains($0) } }) {
+            return false
+        }
+        if owner.kind == .struct, !declarations.contains(where: { $0.functions.contains { $0.name == "init" } }) { return false }
+        return true
     }
 
     /// What a function of this file without parameters returns, when it has one return.

@@ -5,15 +5,17 @@ import MoatSyntax
 /// value is its initializer, or a property set in exactly one place (`init() { key = … }`,
 /// `self.key = …`, Objective-C `_key = …` and `[self setKey:…]`) holds that value wherever it is read.
 ///
-/// Counted by name, whatever the receiver: `other.key = x` anywhere in the file makes every `key` of the
-/// file a property set twice. A bare name counts unless the function declares a local or parameter of
-/// that name. Compound assignments (`key += …`), `&key` and in-place writers (`key.append`) count as writes
+/// Counted by name: a bare name or `self.key` is a write of the enclosing type's `key` (unless the
+/// function declares a local or parameter of that name); `other.key = x` is a write of every `key` of the
+/// file, whatever its type. Compound assignments (`key += …`), `&key` and in-place writers (`key.append`) count as writes
 /// without a value.
 struct ConstantWrites {
     struct Write {
         /// The value assigned (nil for a compound assignment, `&name`, an in-place writer).
         var value: Expression?
         var context: WalkContext
+        /// The type whose property is written (a bare name or `self.name`), nil when it may be any.
+        var owner: String?
     }
 
     private var byName: [String: [Write]] = [:]
@@ -42,12 +44,15 @@ struct ConstantWrites {
             switch target.strippedOfCasts.kind {
             case .identifier(let name):
                 guard !locals(context.function).contains(name) else { return }
-                byName[name, default: []].append(Write(value: value, context: context))
+                let owner = context.type?.name
+                byName[name, default: []].append(Write(value: value, context: context, owner: owner))
                 if file.language.isCFamily, name.hasPrefix("_"), name.count > 1 {
-                    byName[String(name.dropFirst()), default: []].append(Write(value: value, context: context))
+                    byName[String(name.dropFirst()), default: []].append(Write(value: value, context: context, owner: owner))
                 }
-            case .member(_?, let name):
-                byName[name, default: []].append(Write(value: value, context: context))
+            case .member(let base?, let name):
+                var isSelf = false
+                if case .identifier(let root) = base.strippedOfCasts.kind, root == "self" || root == "Self" { isSelf = true }
+                byName[name, default: []].append(Write(value: value, context: context, owner: isSelf ? context.type?.name : nil))
             case .subscriptAccess(let base, _):
                 // `key[0] = …` changes the value in place.
                 note(base, nil, context)
@@ -74,7 +79,9 @@ struct ConstantWrites {
                     guard let name = callee.name, name.hasPrefix("set"), name.hasSuffix(":"), arguments.count == 1, name.count > 4 else { return }
                     let stem = name.dropFirst(3).dropLast()
                     guard !stem.contains(":") else { return }
-                    byName[stem.prefix(1).lowercased() + stem.dropFirst(), default: []].append(Write(value: arguments[0].value, context: context))
+                    var owner: String?
+                    if case .identifier("self")? = callee.receiver?.strippedOfCasts.kind { owner = context.type?.name }
+                    byName[stem.prefix(1).lowercased() + stem.dropFirst(), default: []].append(Write(value: arguments[0].value, context: context, owner: owner))
                 case .call(let callee, _, false):
                     if let name = callee.name, ConstantTables.inPlaceWriters.contains(name), let receiver = callee.receiver { note(receiver, nil, context) }
                 default:
@@ -86,12 +93,19 @@ struct ConstantWrites {
         }
     }
 
+    /// The writes of a property of `owner` (of a global when nil: every write of the name).
+    private func writes(of name: String, owner: String?) -> [Write] {
+        guard let owner else { return byName[name] ?? [] }
+        return (byName[name] ?? []).filter { $0.owner == nil || $0.owner == owner }
+    }
+
     /// How many times the file sets a name (its declaration's initializer not included).
-    func count(of name: String) -> Int { byName[name]?.count ?? 0 }
+    func count(of name: String, owner: String?) -> Int { writes(of: name, owner: owner).count }
 
     /// The only write of a name, when there is exactly one and it assigns a value.
-    func onlyWrite(of name: String) -> (value: Expression, context: WalkContext)? {
-        guard let list = byName[name], list.count == 1, let value = list[0].value else { return nil }
+    func onlyWrite(of name: String, owner: String?) -> (value: Expression, context: WalkContext)? {
+        let list = writes(of: name, owner: owner)
+        guard list.count == 1, let value = list[0].value else { return nil }
         return (value, list[0].context)
     }
 }

@@ -62,13 +62,15 @@ public struct LinkedCall {
 
 extension ConstantResolver {
     /// Notes that a value a settings sink uses is a parameter of a function of this file that other files
-    /// may call (not `private`, `fileprivate` or a C `static` function): callers in other files are judged
-    /// by what they pass (`ParameterSink`).
+    /// may call (not `private`, `fileprivate`, a C `static` function or a Swift `init`): callers in other
+    /// files are judged by what they pass (`ParameterSink`).
     public func noteParameterSink(_ origin: Origin, role: String, api: String, at use: SourceRange) {
         guard let parameter = origin.parameter else { return }
         let function = parameter.function
         let hidden: Set<String> = file.language.isCFamily ? (parameter.owner == nil ? ["static"] : []) : ["private", "fileprivate"]
-        guard function.modifiers.allSatisfy({ !hidden.contains($0) }), function.body != nil else { return }
+        // A Swift initializer is called by its type's name: no call of another file resolves to it here.
+        guard function.modifiers.allSatisfy({ !hidden.contains($0) }), function.body != nil,
+              file.language.isCFamily || function.name != "init" else { return }
         let style: CallStyle = !file.language.isCFamily ? .swift : parameter.owner != nil ? .objc : .c
         let signature = FunctionSignature(style: style, name: function.name, fullName: function.fullName,
                                           labels: function.parameters.map(\.label), owner: parameter.owner?.name)

@@ -19,7 +19,7 @@ extension FunctionInterpreter {
             if let path = expression.accessPath, let stored = state.vars[path] { return named.map { stored.merging([$0]) } ?? stored }
             guard let base else { return [] }
             var taints = eval(base, &state)
-            if named == nil, base.nameChain.contains(where: { engine.sensitiveKind(of: $0, type: nil) == .credential }) {
+            if named == nil, engine.gates.namesMaySecrets, base.nameChain.contains(where: { engine.sensitiveKind(of: $0, type: nil) == .credential }) {
                 // `credentials.userId`, `credentials.wpcom?.siteURL`: a member (at any depth) of a record named for
                 // credentials is not a secret by the record's name; only a member named as a secret is.
                 // The record's name taint may come from here, or from a caller that passes a value so named
@@ -199,8 +199,22 @@ extension FunctionInterpreter {
             }
             return result
         default:
-            var result = eval(lhs, &state)
-            result.merge(eval(rhs, &state))
+            let left = eval(lhs, &state)
+            let right = eval(rhs, &state)
+            var consumed = false
+            for sink in TaintSinks.operators[op] ?? [] where sink.modules.map({ !$0.isDisjoint(with: file.imports) }) ?? true {
+                consumed = true
+                let roles = sink.roles.compactMap { role, selector -> (SinkRole, Expression?, [Taint])? in
+                    guard case .index(let index) = selector, index < 2 else { return nil }
+                    return (role, index == 0 ? lhs : rhs, index == 0 ? left : right)
+                }
+                record(sink, calledName: op, range: expression.range, roles: roles, fixed: false, state)
+            }
+            // An operator sink makes a value for the call that writes it (a SQLite.swift `Setter`): the write
+            // is reported at the operator, once.
+            if consumed { return [] }
+            var result = left
+            result.merge(right)
             if op == "+" {
                 let isString = lhs.isStringLiteral || rhs.isStringLiteral
                 if isString { result = result.mapTaints { $0.addStep(expression.range, "concatenated into a string") } }

@@ -88,7 +88,8 @@ extension FunctionInterpreter {
     /// a variable bound to a secure field).
     func identifierTaint(_ name: String, at range: SourceRange, _ state: InterpreterState) -> Taint? {
         guard let first = name.first, first.isLowercase || first == "_" else { return nil }
-        if engine.namedValues.secureBindings.contains(name) { return secureTextTaint("`\(name)`", at: range) }
+        if engine.gates.mayHaveSecureFields, engine.namedValues.secureBindings.contains(name) { return secureTextTaint("`\(name)`", at: range) }
+        guard engine.gates.namesMaySecrets else { return nil }
         let type = state.types[name] ?? ownerName.flatMap { engine.propertyTypes[$0]?[name] }
         guard let kind = engine.sensitiveKind(of: name, type: type) else { return nil }
         // `registerDeviceToken(with tokenData:)`: a token named only `token` in a function about the device's
@@ -110,14 +111,17 @@ extension FunctionInterpreter {
         }
         if SensitiveSources.secureTextMembers.contains(name), let path = base.accessPath {
             let normalized = NamedValueFacts.normalized(path)
-            if engine.namedValues.secureFields.contains(normalized) { return secureTextTaint("`\(path).\(name)`", at: range) }
+            if engine.gates.mayHaveSecureFields, engine.namedValues.secureFields.contains(normalized) {
+                return secureTextTaint("`\(path).\(name)`", at: range)
+            }
             let last = normalized.split(separator: ".").last.map(String.init) ?? normalized
-            if SensitiveNaming.isSecretInputField(last) {
+            if engine.gates.namesMaySecrets, SensitiveNaming.isSecretInputField(last) {
                 let hit = SourceHit(kind: .sensitiveName, description: "`\(path).\(name)`, the text of a field named for a secret",
                                     range: range, confidence: SensitiveSources.nameSource.confidence)
                 return Taint(origin: .source(hit))
             }
         }
+        guard engine.gates.namesMaySecrets else { return nil }
         var type: String?
         if let root = base.accessPath, root == SensitiveSources.selfName, let ownerName { type = engine.propertyTypes[ownerName]?[name] }
         if let kind = engine.sensitiveKind(of: name, type: type) { return nameTaint(name, kind: kind, at: range) }
@@ -158,8 +162,10 @@ extension FunctionInterpreter {
     /// Sensitive sources a call is besides the table's: a function named as returning a secret
     /// (`storedPassword()`), an encoder given a value whose type holds a secret property.
     func namedCallTaints(_ call: CallSite, _ state: InterpreterState) -> [Taint] {
+        guard engine.gates.namesMaySecrets else { return [] }
         var result: [Taint] = []
-        if call.callee.name?.first?.isUppercase != true,
+        // `sensitiveKind(of:type:)` remembers the name's answer (calls repeat); only a sensitive name is asked further.
+        if call.callee.name?.first?.isUppercase != true, engine.sensitiveKind(of: call.baseName, type: nil) != nil,
            let kind = SensitiveSources.callReturnsSecret(baseName: call.baseName, argumentCount: call.arguments.count) {
             result.append(nameTaint(call.baseName, kind: kind, at: call.expression.range))
         }

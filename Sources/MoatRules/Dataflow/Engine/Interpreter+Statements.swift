@@ -318,11 +318,60 @@ extension FunctionInterpreter {
 
     /// A property whose assignment is a sink (`UIPasteboard.general.string = token`).
     mutating func reachSetter(target: Expression, value: Expression, taints: [Taint], range: SourceRange, _ state: InterpreterState) {
-        guard case .member(let base?, let name) = target.unwrapped.kind, let candidates = TaintSinks.setters[name] else { return }
+        guard case .member(let base?, let name) = target.unwrapped.kind else { return }
+        reachManagedAttribute(base: base, name: name, target: target, value: value, taints: taints, range: range, state)
+        guard let candidates = TaintSinks.setters[name] else { return }
         let type = base.rootName.flatMap { state.types[$0] }
         for sink in candidates where base.chainMentions(sink.receivers) || (type.map { t in sink.receivers.contains { t.hasText($0) } } ?? false) {
             record(sink, calledName: file.text(target.range), range: range, roles: [(.value, value, taints)], fixed: false, state)
         }
+    }
+
+    /// A property of a Core Data managed object assigned (`user.password = pw`): an attribute set
+    /// (`ManagedObjects`). The receiver's class comes from its declared or inferred type (`self` in a
+    /// method of the class); without one, an `@NSManaged` property name decides. Receivers this file cannot
+    /// judge are noted for the linker.
+    mutating func reachManagedAttribute(base: Expression, name: String, target: Expression, value: Expression, taints: [Taint],
+                                        range: SourceRange, _ state: InterpreterState) {
+        let active = taints.active
+        guard active.contains(where: { $0.flow == nil || $0.flow == .sensitive }) else { return }
+        // Only a real secret makes the receiver worth telling other files about.
+        let notes = active.contains { $0.flow == .sensitive && $0.source != nil } && engine.sensitiveMemberWrites.count < ManagedObjects.maximumNotedWrites
+        // The receiver's class: `self`'s, a local's or parameter's declared or inferred type, a property's
+        // declared type (`keychain.password = x` on a `Keychain` property is no Core Data write).
+        var typeName: String?
+        var typeKnown = false
+        var declared: String?
+        if case .identifier(let root) = base.unwrapped.kind {
+            if root == SensitiveSources.selfName {
+                typeName = ownerName
+                typeKnown = ownerName != nil
+            } else {
+                declared = state.types[root] ?? ownerName.flatMap { engine.propertyTypes[$0]?[root] }
+            }
+        } else if let path = base.accessPath, let ownerName, path.hasPrefix(SensitiveSources.selfName + "."),
+                  !path.dropFirst(SensitiveSources.selfName.count + 1).contains(".") {
+            declared = engine.propertyTypes[ownerName]?[String(path.dropFirst(SensitiveSources.selfName.count + 1))]
+        }
+        if let declared {
+            typeName = ManagedObjects.className(ofType: declared)
+            typeKnown = true
+        }
+        let facts = engine.managedObjects
+        if typeKnown {
+            guard let typeName else { return }
+            if notes { engine.sensitiveMemberWrites.insert(typeName) }
+            guard facts.types[typeName] != nil else { return }
+        } else {
+            // Without the receiver's class, an `@NSManaged` property of that name is evidence only when the
+            // property itself is named for a secret (`found.pinCode = pin`, not `field.text = password`).
+            guard !ManagedObjects.modules.isDisjoint(with: file.imports), engine.sensitiveKind(of: name, type: nil) != nil else { return }
+            if notes { engine.sensitiveMemberWrites.insert("." + name) }
+            guard facts.properties.contains(name) else { return }
+        }
+        var sink = ManagedObjects.attributeSet
+        sink.api += ":" + (typeName ?? "")
+        record(sink, calledName: file.text(target.range), range: range, roles: [(.value, value, taints), (.key, target, [])], fixed: false, state)
     }
 
     // MARK: Checks

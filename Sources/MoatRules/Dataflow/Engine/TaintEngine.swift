@@ -43,15 +43,24 @@ final class TaintEngine {
     var sensitiveNames: [String: SensitiveDataKind?] = [:]
     /// `SensitiveNaming.mayBeSensitive` of each name asked, remembered (it is asked of every name read).
     var sensitiveCandidates: [String: Bool] = [:]
-    /// Secure fields, secure-field bindings and types with secret properties of the file.
-    lazy var namedValues = NamedValueFacts(file)
+    /// What the file's names let the engine skip (`SourceGates`).
+    let gates: SourceGates
+    /// Secure fields, secure-field bindings and types with secret properties of the file (none when the
+    /// file's names rule them out).
+    lazy var namedValues = gates.namesMaySecrets || gates.mayHaveSecureFields ? NamedValueFacts(file) : NamedValueFacts()
+    /// Core Data managed-object classes and `@NSManaged` properties known to this file.
+    lazy var managedObjects = ManagedObjectFacts(file: file, context: context)
+    /// Receivers of member assignments of sensitive data (`ManagedObjects`), for `facts`.
+    var sensitiveMemberWrites: Set<String> = []
 
     static let maximumRounds = 5
     static let maximumOutgoing = 500
 
-    init(file: CodeFile, context: DataflowContext? = nil) {
+    /// `gates`: what the file's names index rules out (`SourceGates(unit.names)`); every gate open by default.
+    init(file: CodeFile, context: DataflowContext? = nil, gates: SourceGates = .open) {
         self.file = file
         self.context = context
+        self.gates = gates
         if let context {
             for function in context.functions { externalFunctions[function.signature.lookupName, default: []].append(function) }
             for seed in context.seeds { seedsByFunction[seed.function, default: []].append(seed) }
@@ -95,6 +104,9 @@ final class TaintEngine {
             if !type.inherits.isEmpty { facts.adoptions.append(TypeAdoption(name: type.name, inherits: type.inherits)) }
         }
         facts.implementedTypes = implemented.sorted()
+        facts.managedProperties = managedObjects.declared.sorted()
+        facts.valueTypes = managedObjects.valueTypes
+        facts.sensitiveMemberWrites = Array(sensitiveMemberWrites.sorted().prefix(ManagedObjects.maximumNotedWrites))
         facts.xmlDelegates = xmlDelegateUses
         return facts
     }

@@ -112,11 +112,7 @@ enum Checks {
     /// (`multipliedReportingOverflow(by:)`), the C ones write it through their last `&out` argument.
     static let overflowCheck = NamedCheck(
         name: "overflow-checked multiplication",
-        spelling: APISpelling(
-            swift: ["multipliedReportingOverflow", "multipliedFullWidth"],
-            c: ["os_mul_overflow", "__builtin_mul_overflow", "__builtin_umul_overflow", "__builtin_umull_overflow",
-                "__builtin_umulll_overflow", "__builtin_smul_overflow", "__builtin_smull_overflow", "__builtin_smulll_overflow",
-                "os_mul_and_add_overflow"]),
+        spelling: APISpelling(APIs.overflowCheckedMultiplication),
         rationale: "Its operands and its product are overflow-checked (MOAT-CODE-305).")
 
     /// `value.isEmpty` known false: the value is not empty.
@@ -152,7 +148,7 @@ enum Checks {
     // MARK: Confirmations
 
     static let confirmations: [Confirmation] = [
-        Confirmation(name: "alert", spelling: APISpelling(swift: ["UIAlertController"], objc: ["alertControllerWithTitle:message:preferredStyle:"]),
+        Confirmation(name: "alert", spelling: APISpelling(APIs.alertCreation),
                      effect: .confirms,
                      rationale: "Creating an alert before an action asks the user."),
         Confirmation(name: "confirm-named callee", spelling: APISpelling(), words: .substring(["confirm", "Confirm", "CONFIRM"]),
@@ -160,10 +156,9 @@ enum Checks {
                      rationale: "A function whose name contains confirm, Confirm or CONFIRM (confirmTransfer(), askToConfirm, "
                         + "showCONFIRMDialog) is taken to ask the user before what follows it."),
         Confirmation(name: "confirming handler",
-                     spelling: APISpelling(swift: ["UIAlertAction", "evaluatePolicy", "requestAccess", "present"],
-                                           objc: ["actionWithTitle:style:handler:", "evaluatePolicy:localizedReason:reply:",
-                                                  "presentViewController:animated:completion:"]),
-                     baseNames: ["UIAlertAction"], effect: .confirmsInHandler,
+                     spelling: APISpelling(APIs.alertAction, APIs.localAuthenticationPrompt, APIs.permissionPrompt,
+                                           APIs.viewControllerPresentation),
+                     baseNames: Set(APIs.alertAction.swiftBaseNames), effect: .confirmsInHandler,
                      rationale: "The handler of an alert action, of an authentication prompt or of a presented controller runs after "
                         + "the user answered."),
     ]

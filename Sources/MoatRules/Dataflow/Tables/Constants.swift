@@ -40,15 +40,20 @@ public enum ConstantTables {
     /// array passed bare to any other call is a pointer the callee may fill (`SecRandomCopyBytes(…, iv)`,
     /// `arc4random_buf(iv, 16)`, `CCRandomGenerateBytes`, `memcpy(iv, …)`): it is not the constant it was
     /// initialized with. `memset`/`bzero` leave it a constant.
-    public static let readOnlyArguments: [String: Set<Int>] = [
-        "CCCrypt": [3, 5, 6], "CCCryptorCreate": [3, 5], "CCCryptorCreateWithMode": [4, 5, 7], "CCKeyDerivationPBKDF": [1, 3],
-        "CCHmac": [1, 3], "CCHmacInit": [1], "CCCryptorUpdate": [1], "SecKeyCreateWithData": [0],
-        "memcpy": [1], "memmove": [1], "strcpy": [1], "strncpy": [1], "strlcpy": [1], "memcmp": [], "strcmp": [], "strlen": [],
-        "sizeof": [], "memset": [], "bzero": [], "printf": [], "NSLog": [], "CFDataCreate": [1],
-        "dataWithBytes:length:": [], "initWithBytes:length:": [], "dataWithBytesNoCopy:length:": [],
-        "dataWithBytesNoCopy:length:freeWhenDone:": [], "initWithBytesNoCopy:length:freeWhenDone:": [],
-        "stringWithUTF8String:": [], "initWithUTF8String:": [], "stringWithCString:encoding:": [],
-    ]
+    public static let readOnlyArguments: [String: Set<Int>] = {
+        var result: [String: Set<Int>] = [
+            "CCCrypt": [3, 5, 6], "CCCryptorCreate": [3, 5], "CCCryptorCreateWithMode": [4, 5, 7], "CCKeyDerivationPBKDF": [1, 3],
+            "CCHmac": [1, 3], "CCHmacInit": [1], "CCCryptorUpdate": [1], "SecKeyCreateWithData": [0],
+            "memcpy": [1], "memmove": [1], "strcpy": [1], "strncpy": [1], "strlcpy": [1], "memcmp": [], "strcmp": [], "strlen": [],
+            "sizeof": [], "memset": [], "bzero": [], "printf": [], "NSLog": [], "CFDataCreate": [1],
+            "dataWithBytesNoCopy:length:": [], "dataWithBytesNoCopy:length:freeWhenDone:": [],
+            "initWithBytesNoCopy:length:freeWhenDone:": [],
+            "stringWithUTF8String:": [], "initWithUTF8String:": [], "stringWithCString:encoding:": [],
+        ]
+        // `[NSData dataWithBytes:iv length:16]` copies the bytes.
+        for selector in APIs.dataFromBytes.selectors { result[selector] = [] }
+        return result
+    }()
 
     /// The positions where a C call only reads a bare array argument (empty: every position), nil when the
     /// call may fill it.

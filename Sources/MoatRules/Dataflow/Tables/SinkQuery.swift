@@ -53,6 +53,7 @@ extension TaintSinks {
         if sink.cFamilyOnly && !language.isCFamily { return false }
         if sink.freeFunction && (receiver != nil || arguments.contains { $0.label != nil }) { return false }
         if let required = candidate.requiredLabels, !arguments.contains(where: { required.contains($0.label ?? "") }) { return false }
+        if let names = sink.argumentNames, !arguments.contains(where: { names.contains($0.value.unwrapped.name ?? "") }) { return false }
         if !sink.receivers.isEmpty {
             guard let receiver else { return false }
             if receiver.chainMentions(sink.receivers) { return true }

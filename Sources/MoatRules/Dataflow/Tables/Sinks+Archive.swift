@@ -53,11 +53,11 @@ struct VersionedExtraction: Sendable {
 enum ArchiveLibraries {
     /// weichsel/ZIPFoundation: `unzipItem` followed `/../` names and symlinks out of the destination up to
     /// 0.9.17 (CVE-2023-39138, GHSA-c2cc-3569-6jh2; fixed in 0.9.18).
-    static let zipFoundation = VersionedExtraction(api: "FileManager.unzipItem(at:to:)", names: ["ZIPFoundation"], library: "ZIPFoundation",
+    static let zipFoundation = VersionedExtraction(api: APIs.zipFoundationUnzipItem.name, names: ["ZIPFoundation"], library: "ZIPFoundation",
                                                    fixedIn: "0.9.18", advisory: "CVE-2023-39138")
     /// ZipArchive/ZipArchive (SSZipArchive): entry names joined to the destination unchecked before 2.1.3
     /// (ZipArchive/ZipArchive#453, the 2018 "ZipperDown" path traversal).
-    static let ssZipArchive = VersionedExtraction(api: "SSZipArchive.unzipFile(atPath:toDestination:)", names: ["SSZipArchive", "ZipArchive"],
+    static let ssZipArchive = VersionedExtraction(api: APIs.ssZipArchiveUnzip.name, names: ["SSZipArchive", "ZipArchive"],
                                                   library: "SSZipArchive", fixedIn: "2.1.3", advisory: "the ZipperDown path traversal")
     static let all = [zipFoundation, ssZipArchive]
     static let byAPI: [String: VersionedExtraction] = Dictionary(uniqueKeysWithValues: all.map { ($0.api, $0) })

@@ -50,10 +50,10 @@ enum URLActions {
                   roles: [(.url, .index(0))], receivers: sessions, kinds: [.untrusted]),
         // Show: a screen built from the URL's values (only what the user sees).
         TaintSink(kind: .urlNavigation, api: "pushViewController/present",
-                  spelling: APISpelling(swift: ["pushViewController", "present", "showDetailViewController", "setViewControllers"],
-                                        objc: ["pushViewController:animated:", "presentViewController:animated:completion:",
-                                               "showViewController:sender:", "showDetailViewController:sender:",
-                                               "setViewControllers:animated:"]),
+                  spelling: APISpelling(swift: ["pushViewController"] + APIs.viewControllerPresentation.swiftBaseNames
+                                            + ["showDetailViewController", "setViewControllers"],
+                                        objc: ["pushViewController:animated:"] + APIs.viewControllerPresentation.selectors
+                                            + ["showViewController:sender:", "showDetailViewController:sender:", "setViewControllers:animated:"]),
                   roles: [(.argument, .index(0))], kinds: [.untrusted]),
     ]
 }

@@ -98,6 +98,15 @@ struct TaintSink: Sendable {
     /// The spellings are properties whose assignment is the sink (`UIPasteboard.general.string = token`),
     /// not calls.
     var isSetter = false
+    /// The spellings are infix operators (SQLite.swift's `password <- value`): the left side is argument 0,
+    /// the right side argument 1.
+    var isOperator = false
+    /// When given, one argument must be a name of this list (GRDB's `user.insert(db)`: the database the
+    /// `write` closure gives).
+    var argumentNames: Set<String>? = nil
+    /// When given, only in files that import one of these modules (`<-` is SQLite.swift's setter in a file
+    /// that imports `SQLite`, ObjectMapper's mapping operator elsewhere).
+    var modules: Set<String>? = nil
 }
 
 /// THE table of sinks, each with the rule it belongs to (`SinkKind.ruleId`). One entry per API: its Swift,
@@ -117,7 +126,7 @@ enum TaintSinks {
                   spelling: APISpelling(APIs.fileManagerRemove),
                   roles: [(.path, .label(["at", "atPath"]))], requiredLabels: ["at", "atPath"],
                   objcForm: SinkForm(roles: [(.path, .index(0))])),
-        TaintSink(kind: .filePath, api: "FileManager.createFile(atPath:contents:attributes:)",
+        TaintSink(kind: .filePath, api: APIs.fileManagerCreateFile.name,
                   spelling: APISpelling(APIs.fileManagerCreateFile),
                   roles: [(.path, .label(["atPath"]))], requiredLabels: ["atPath"],
                   objcForm: SinkForm(roles: [(.path, .index(0))])),
@@ -129,7 +138,7 @@ enum TaintSinks {
                   spelling: APISpelling(APIs.fileWrite),
                   roles: [(.path, .label(["to", "toFile"]))], requiredLabels: ["to", "toFile"],
                   objcForm: SinkForm(roles: [(.path, .index(0))])),
-        TaintSink(kind: .filePath, api: "FileHandle(forWritingTo:)", spelling: APISpelling(APIs.fileHandleForWriting),
+        TaintSink(kind: .filePath, api: APIs.fileHandleForWriting.name, spelling: APISpelling(APIs.fileHandleForWriting),
                   roles: [(.path, .label(["forWritingTo", "forWritingAtPath", "forUpdating", "forUpdatingAtPath",
                                           "fileHandleForWritingAtPath", "fileHandleForWritingToURL", "fileHandleForUpdatingAtPath"]))]),
 
@@ -146,13 +155,13 @@ enum TaintSinks {
         // URL loads and opens report input from the entry points only; HTML and data report remote content too.
         TaintSink(kind: .webViewLoad, api: "WKWebView.load", spelling: APISpelling(APIs.webViewLoadRequest), roles: [(.url, .index(0))],
                   receivers: ["webView", "webview", "WebView"], kinds: [.untrusted]),
-        TaintSink(kind: .webViewLoad, api: "WKWebView.load(_:mimeType:characterEncodingName:baseURL:)",
+        TaintSink(kind: .webViewLoad, api: APIs.webViewLoadData.name,
                   spelling: APISpelling(APIs.webViewLoadData),
                   roles: [(.html, .index(0))], receivers: ["webView", "webview", "WebView"], requiredLabels: ["mimeType", "MIMEType"]),
-        TaintSink(kind: .webViewLoad, api: "WKWebView.loadFileURL(_:allowingReadAccessTo:)",
+        TaintSink(kind: .webViewLoad, api: APIs.webViewLoadFileURL.name,
                   spelling: APISpelling(APIs.webViewLoadFileURL),
                   roles: [(.url, .index(0)), (.url, .label(["allowingReadAccessTo", "allowingReadAccessToURL"]))]),
-        TaintSink(kind: .webViewLoad, api: "WKWebView.loadHTMLString(_:baseURL:)", spelling: APISpelling(APIs.webViewLoadHTML),
+        TaintSink(kind: .webViewLoad, api: APIs.webViewLoadHTML.name, spelling: APISpelling(APIs.webViewLoadHTML),
                   roles: [(.html, .index(0)), (.url, .label(["baseURL"]))]),
 
         // MARK: Opening URLs (MOAT-PLAT-304)
@@ -162,37 +171,37 @@ enum TaintSinks {
         TaintSink(kind: .openURL, api: "OpenURLAction", spelling: APISpelling(APIs.openURLAction), roles: [(.url, .index(0))], kinds: [.untrusted]),
 
         // MARK: Deserialization (MOAT-CODE-303)
-        TaintSink(kind: .classLookup, api: "NSClassFromString", spelling: APISpelling(APIs.classLookup),
+        TaintSink(kind: .classLookup, api: APIs.classLookup.name, spelling: APISpelling(APIs.classLookup),
                   roles: [(.className, .index(0))], kinds: [.untrusted, .remote, .stored]),
-        TaintSink(kind: .unarchive, api: "NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)",
+        TaintSink(kind: .unarchive, api: APIs.keyedUnarchiverSecure.name,
                   spelling: APISpelling(APIs.keyedUnarchiverSecure),
                   roles: [(.classes, .index(0)), (.data, .label(["from", "fromData"]))]),
 
         // MARK: Memory copies (MOAT-CODE-304)
-        TaintSink(kind: .memoryCopy, api: "memcpy", spelling: APISpelling(APIs.memoryCopyC),
+        TaintSink(kind: .memoryCopy, api: APIs.memoryCopyC.name, spelling: APISpelling(APIs.memoryCopyC),
                   roles: [(.destination, .index(0)), (.source, .index(1)), (.length, .index(2))]),
-        TaintSink(kind: .memoryCopy, api: "strcpy", spelling: APISpelling(APIs.stringCopyC),
+        TaintSink(kind: .memoryCopy, api: APIs.stringCopyC.name, spelling: APISpelling(APIs.stringCopyC),
                   roles: [(.destination, .index(0)), (.source, .index(1))], cFamilyOnly: true),
         TaintSink(kind: .memoryCopy, api: "-[NSData getBytes:length:]", spelling: APISpelling(APIs.dataGetBytes),
                   roles: [(.destination, .index(0)), (.length, .label(["length"])), (.source, .receiver)], requiredLabels: ["length"]),
-        TaintSink(kind: .memoryCopy, api: "Data.copyBytes(to:count:)", spelling: APISpelling(APIs.dataCopyBytes),
+        TaintSink(kind: .memoryCopy, api: APIs.dataCopyBytes.name, spelling: APISpelling(APIs.dataCopyBytes),
                   roles: [(.destination, .label(["to"])), (.length, .label(["count"])), (.source, .receiver)], requiredLabels: ["count"]),
         TaintSink(kind: .memoryCopy, api: "copyMemory(from:byteCount:)", spelling: APISpelling(APIs.rawMemoryCopy),
                   roles: [(.destination, .receiver), (.source, .label(["from"])), (.length, .label(["byteCount"]))],
                   requiredLabels: ["byteCount"]),
-        TaintSink(kind: .stringFromBuffer, api: "String(utf16CodeUnits:count:)",
+        TaintSink(kind: .stringFromBuffer, api: APIs.stringFromCharacters.name,
                   spelling: APISpelling(APIs.stringFromCharacters),
                   roles: [(.buffer, .label(["utf16CodeUnits", "characters"])), (.count, .label(["count", "length"]))],
                   requiredLabels: ["utf16CodeUnits", "characters"],
                   objcForm: SinkForm(roles: [(.buffer, .index(0)), (.count, .index(1))])),
 
         // MARK: Allocation sizes (MOAT-CODE-305; reported when an unchecked product reaches them)
-        TaintSink(kind: .allocation, api: "malloc", spelling: APISpelling(APIs.allocationC), roles: [(.size, .index(0))]),
-        TaintSink(kind: .allocation, api: "realloc", spelling: APISpelling(APIs.reallocationC), roles: [(.size, .index(1))]),
-        TaintSink(kind: .allocation, api: "calloc", spelling: APISpelling(APIs.arrayAllocationC), roles: [(.size, .index(0)), (.size, .index(1))]),
+        TaintSink(kind: .allocation, api: APIs.allocationC.name, spelling: APISpelling(APIs.allocationC), roles: [(.size, .index(0))]),
+        TaintSink(kind: .allocation, api: APIs.reallocationC.name, spelling: APISpelling(APIs.reallocationC), roles: [(.size, .index(1))]),
+        TaintSink(kind: .allocation, api: APIs.arrayAllocationC.name, spelling: APISpelling(APIs.arrayAllocationC), roles: [(.size, .index(0)), (.size, .index(1))]),
         TaintSink(kind: .allocation, api: "allocate(byteCount:)", spelling: APISpelling(APIs.pointerAllocation),
                   roles: [(.size, .label(["byteCount", "capacity"]))]),
-        TaintSink(kind: .allocation, api: "Data(count:)",
+        TaintSink(kind: .allocation, api: APIs.dataWithLength.name,
                   spelling: APISpelling(APIs.dataWithLength),
                   roles: [(.size, .label(["count", "length", "capacity"]))],
                   objcForm: SinkForm(roles: [(.size, .index(0))])),
@@ -202,7 +211,7 @@ enum TaintSinks {
         TaintSink(kind: .allocation, api: "a length check", spelling: APISpelling(), roles: [(.size, .all)]),
 
         // MARK: Queries (MOAT-CODE-306, MOAT-CODE-307)
-        TaintSink(kind: .predicateFormat, api: "NSPredicate(format:)",
+        TaintSink(kind: .predicateFormat, api: APIs.predicateFormat.name,
                   spelling: APISpelling(APIs.predicateFormat),
                   roles: [(.format, .label(["format"]))], requiredLabels: ["format"],
                   objcForm: SinkForm(roles: [(.format, .index(0))])),
@@ -221,7 +230,7 @@ enum TaintSinks {
     /// Each spelling's entries, in table order, with the roles of that spelling's form.
     static let byName: [String: [SinkMatch]] = {
         var table: [String: [SinkMatch]] = [:]
-        for sink in all where !sink.isSetter {
+        for sink in all where !sink.isSetter && !sink.isOperator {
             let form = SinkMatch(sink: sink, roles: sink.roles, requiredLabels: sink.requiredLabels)
             for name in sink.spelling.swift + sink.spelling.c { table[name, default: []].append(form) }
             let objcForm = sink.objcForm.map { SinkMatch(sink: sink, roles: $0.roles, requiredLabels: $0.requiredLabels) } ?? form
@@ -234,6 +243,15 @@ enum TaintSinks {
     static let setters: [String: [TaintSink]] = {
         var table: [String: [TaintSink]] = [:]
         for sink in all where sink.isSetter {
+            for name in sink.spelling.names { table[name, default: []].append(sink) }
+        }
+        return table
+    }()
+
+    /// Infix operators that are sinks, by spelling.
+    static let operators: [String: [TaintSink]] = {
+        var table: [String: [TaintSink]] = [:]
+        for sink in all where sink.isOperator {
             for name in sink.spelling.names { table[name, default: []].append(sink) }
         }
         return table

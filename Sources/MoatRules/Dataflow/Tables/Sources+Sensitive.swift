@@ -131,6 +131,10 @@ public enum SensitiveNaming {
         guard let last = words.last, last == "token" || last == "tokens" else { return false }
         return words.dropLast().allSatisfy(whichOneWords.contains)
     }
+    /// Names that end with a secret's head word but are known not to be secrets (the last words of the name,
+    /// after the words that only say how it is held): StoreKit's `appAccountToken`, a UUID the app chooses to
+    /// tie purchases to its account.
+    static let notSecrets: [[String]] = [["app", "account", "token"]]
 
     /// The sensitive datum a name denotes, or nil. `type`, when known, is the value's declared type.
     /// `issuedByLogin`: the value is a member of what a sign-in returned, where a cursor word before
@@ -170,8 +174,7 @@ public enum SensitiveNaming {
                    !(issuedByLogin && cursorTokenQualifiers.contains(previous)) {
                     kind = nil
                 }
-                // StoreKit's `appAccountToken`: a UUID the app chooses to tie purchases to its account, not a secret.
-                if secret == .token, previous == "account", words.count >= 3, words[words.count - 3] == "app" { kind = nil }
+                if notSecrets.contains(where: { words.count >= $0.count && Array(words.suffix($0.count)) == $0 }) { kind = nil }
             }
         }
         guard let kind else { return nil }

@@ -72,7 +72,7 @@ enum TaintSources {
     static let all: [TaintSource] = [
         // MARK: URL schemes and universal links (MASTG-TEST-0075)
         TaintSource(kind: .urlScheme, description: "the URL opened through application(_:open:options:)",
-                    pattern: .parameter(functions: APISpelling(implementing: APIs.openURLHandler),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.openURLHandler, APIs.deprecatedOpenURLHandler),
                                         index: 1, latent: nil)),
         TaintSource(kind: .urlScheme, description: "the URL contexts passed to scene(_:openURLContexts:)",
                     pattern: .parameter(functions: APISpelling(implementing: APIs.sceneOpenURLContexts), index: 1, latent: nil)),
@@ -166,7 +166,7 @@ enum TaintSources {
                                    receivers: ["Bundle", "bundle", "NSBundle", "mainBundle"], labels: ["forResource", "forResourcesWithExtension", "URLForResource"]),
                     addsToResult: true),
         TaintSource(kind: .localFileURL, description: "a directory of the app's container",
-                    pattern: .call(names: APISpelling(APIs.containerDirectoryLookup),
+                    pattern: .call(names: APISpelling(APIs.containerDirectoryLookup, APIs.systemDirectoryForVolume),
                                    receivers: ["FileManager", "fileManager", "NSFileManager", "defaultManager"], labels: ["for", "URLsForDirectory", "URLForDirectory"]),
                     addsToResult: true),
         TaintSource(kind: .localFileURL, description: "a directory of the app's container",
@@ -202,7 +202,7 @@ enum TaintSources {
                                         index: 1, latent: nil),
                     confidence: .medium),
         TaintSource(kind: .pushNotification, description: "the userInfo of a notification the user opened",
-                    pattern: .parameter(functions: APISpelling(implementing: APIs.notificationDelivery),
+                    pattern: .parameter(functions: APISpelling(implementing: APIs.notificationResponse, APIs.notificationPresentation),
                                         index: 1, latent: APIs.notificationUserInfo.callNames),
                     confidence: .medium),
         TaintSource(kind: .pushNotification, description: "the userInfo of a notification request",

@@ -113,8 +113,7 @@ enum Transfers {
                 + "its Boolean result carries nothing an attacker shaped. FileManager.fileExists(atPath:) likewise."),
         CallResultRule(
             name: "system-created directory",
-            match: CallMatch(names: APISpelling(swift: ["url"], objc: ["URLForDirectory:inDomain:appropriateForURL:create:error:"]),
-                             firstLabel: "for"),
+            match: CallMatch(names: APISpelling(APIs.systemDirectoryForVolume), firstLabel: "for"),
             effect: .dropsTaint, precedence: 15,
             rationale: "FileManager.url(for:in:appropriateFor:create:) returns a folder the system names (a fresh "
                 + ".itemReplacementDirectory, Documents, Caches): the URL passed as appropriateFor only picks the volume, "
@@ -158,8 +157,8 @@ enum Transfers {
             name: "path builder",
             match: CallMatch(namesOrBaseNames: APISpelling(
                 swift: ["appendingPathComponent", "appending", "appendingPathExtension"],
-                objc: ["URLByAppendingPathComponent:", "URLByAppendingPathComponent:isDirectory:", "stringByAppendingPathComponent:",
-                       "fileURLWithPath:", "fileURLWithPath:isDirectory:", "fileURLWithPath:relativeToURL:", "pathWithComponents:"]),
+                objc: ["URLByAppendingPathComponent:", "URLByAppendingPathComponent:isDirectory:", "stringByAppendingPathComponent:"]
+                    + APIs.fileURLFromPath.selectors + ["pathWithComponents:"]),
                              argumentLabels: ["fileURLWithPath", "filePath", "path", "component"], exceptBaseNames: ["write"]),
             effect: .buildsPath, precedence: 60,
             rationale: "Appending to a path or building a file URL puts the input into a file path (a step of the reported path)."),
@@ -179,7 +178,7 @@ enum Transfers {
                    "appendData:", "appendBytes:length:", "addEntriesFromDictionary:", "unionSet:", "setObject:forKeyedSubscript:",
                    "insertObject:atIndex:"]),
                      effect: .mutatesReceiver),
-        CallTransfer(spelling: APISpelling(c: ["memcpy", "memmove"]), effect: .copiesArgument(from: 1, into: 0, arity: 3)),
+        CallTransfer(spelling: APISpelling(APIs.memoryCopyC), effect: .copiesArgument(from: 1, into: 0, arity: 3)),
         CallTransfer(spelling: APISpelling(
             swift: ["map", "flatMap", "compactMap", "forEach", "filter", "first", "last", "contains", "allSatisfy", "sorted", "sort",
                     "min", "max", "withUnsafeBytes", "firstIndex", "lastIndex", "drop", "prefix"],

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import MoatCore
+@testable import MoatRules
+
+/// Each API is written once, in `Sources/MoatCore/Vocabulary`: a rule, a dataflow table, the attack surface,
+/// the test plan or `moat diff` that writes a vocabulary spelling as a string literal — an Objective-C
+/// selector (`unarchiveObjectWithData:`) or a Swift name with its labels (`write(to:)`) — instead of reading
+/// it from `APIs` fails here. Single words (`open`, `memcpy`, `URL`) are not checked: as literals they are
+/// also message words, display names and receivers' names. The spellings still written outside the
+/// vocabulary are listed per file below (`leftovers`); the list may only shrink: a leftover moved into the
+/// vocabulary must leave the list, and nothing may join it.
+struct VocabularyLiteralsTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Where API names are read: the rules and their tables, the code facts of the surface, the plan, `moat diff`.
+    static let scanned = ["Sources/MoatRules", "Sources/MoatSyntax/Model/SurfaceFacts.swift", "Sources/MoatScan/ChangeReview",
+                          "Sources/MoatReport/Plan"]
+
+    /// The spellings checked: every selector and every Swift name with labels the vocabulary declares (and
+    /// API names written that way).
+    static let spellings: Set<String> = {
+        var result = Set<String>()
+        for api in APIs.all {
+            for name in api.selectors + api.swift + [api.name] where isDistinctive(name) { result.insert(name) }
+        }
+        return result
+    }()
+
+    static func isDistinctive(_ name: String) -> Bool {
+        guard !name.contains(" ") else { return false }
+        if name.hasSuffix(":"), !name.contains("(") { return true }
+        return name.hasSuffix(":)") && name.contains("(")
+    }
+
+    /// The single-line string literals of a Swift source: comments and multi-line literals (rule
+    /// examples, which are Swift or Objective-C code) left out.
+    static func literals(in source: String) -> [String] {
+        var result: [String] = []
+        var inMultiLine = false
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
+            let delimiters = line.components(separatedBy: "\"\"\"").count - 1
+            if inMultiLine {
+                if delimiters % 2 == 1 { inMultiLine = false }
+                continue
+            }
+            if delimiters % 2 == 1 {
+                inMultiLine = true
+                continue
+            }
+            var inString = false, escaped = false
+            var current = ""
+            var previous: Character = " "
+            for character in line {
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if character == "\\" {
+                        escaped = true
+                    } else if character == "\"" {
+                        inString = false
+                        result.append(current)
+                        current = ""
+                        continue
+                    }
+                    current.append(character)
+                } else {
+                    if character == "/" && previous == "/" { break }
+                    if character == "\"" { inString = true }
+                    previous = character
+                }
+            }
+        }
+        return result
+    }
+
+    static func scannedFiles() throws -> [String] {
+        var files: [String] = []
+        for path in scanned {
+            let url = root.appendingPathComponent(path)
+            if path.hasSuffix(".swift") {
+                files.append(path)
+                continue
+            }
+            let enumerator = try #require(FileManager.default.enumerator(atPath: url.path))
+            for case let relative as String in enumerator where relative.hasSuffix(".swift") { files.append(path + "/" + relative) }
+        }
+        return files.sorted()
+    }
+
+    @Test func apiNamesAreReadFromTheVocabulary() throws {
+        let files = try Self.scannedFiles()
+        #expect(files.count > 150, "the scanned folders moved: \(files.count) files")
+        var seen: Set<String> = []
+        for path in files {
+            let source = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+            let found = Set(Self.literals(in: source).filter(Self.spellings.contains))
+            let known = Self.leftovers[path] ?? []
+            seen.insert(path)
+            for name in found.subtracting(known).sorted() {
+                Issue.record("\(path) writes `\(name)`: read it from the vocabulary (APIs in Sources/MoatCore/Vocabulary), adding the API there if it is new")
+            }
+            for name in known.subtracting(found).sorted() {
+                Issue.record("\(path) no longer writes `\(name)`: remove it from VocabularyLiteralsTests.leftovers")
+            }
+        }
+        for path in Set(Self.leftovers.keys).subtracting(seen).sorted() {
+            Issue.record("\(path) is listed in VocabularyLiteralsTests.leftovers but was not scanned")
+        }
+    }
+
+    @Test func theScanFindsSpellingsWhereThereAreSome() {
+        // The scan itself can fail: these must be found, and examples and comments must not.
+        let source = #"""
+        static let names: Set<String> = ["unarchiveObjectWithData:", "write(to:)", "memcpy"] // "loadRequest:"
+        .triggering("A.m", """
+            [NSKeyedUnarchiver unarchiveObjectWithFile:@"x"];
+            let s = "initForReadingWithData:"
+            """),
+        """#
+        let found = Self.literals(in: source).filter(Self.spellings.contains)
+        #expect(found == ["unarchiveObjectWithData:", "write(to:)"])
+        #expect(Self.spellings.contains("initForReadingWithData:") && Self.spellings.contains("loadRequest:"))
+        #expect(!Self.spellings.contains("memcpy"))
+    }
+
+    /// Spellings still written outside the vocabulary (issue 13 item 4 leftovers), by file.
+    static let leftovers: [String: Set<String>] = [
+        "Sources/MoatReport/Plan/PlanBuilder.swift": ["JSONObjectWithData:options:error:", "NSKeyedUnarchiver(forReadingFrom:)", "NSKeyedUnarchiver(forReadingWith:)", "XMLParser(contentsOf:)", "XMLParser(data:)", "XMLParser(stream:)", "data(forPasteboardType:)", "dataForPasteboardType:", "initForReadingFromData:error:", "initForReadingWithData:", "initWithCoder:", "initWithContentsOfURL:", "initWithData:", "initWithStream:", "propertyListWithData:options:format:error:", "setShouldResolveExternalEntities:", "unarchiveObject(with:)", "unarchiveObject(withFile:)", "unarchiveObjectWithData:", "unarchiveObjectWithFile:", "unarchiveTopLevelObjectWithData(_:)", "unarchiveTopLevelObjectWithData:error:", "unarchivedArrayOfObjects(ofClass:from:)", "unarchivedArrayOfObjects(ofClasses:from:)", "unarchivedArrayOfObjectsOfClass:fromData:error:", "unarchivedArrayOfObjectsOfClasses:fromData:error:", "unarchivedDictionary(keysOfClass:objectsOfClass:from:)", "unarchivedDictionary(keysOfClasses:objectsOfClasses:from:)", "unarchivedDictionary(ofKeyClass:objectClass:from:)", "unarchivedDictionaryWithKeysOfClass:objectsOfClass:fromData:error:", "unarchivedDictionaryWithKeysOfClasses:objectsOfClasses:fromData:error:", "unarchivedObject(ofClass:from:)", "unarchivedObject(ofClasses:from:)", "unarchivedObjectOfClass:fromData:error:", "unarchivedObjectOfClasses:fromData:error:", "value(forPasteboardType:)", "valueForPasteboardType:"],
+        "Sources/MoatReport/Plan/PlanSources.swift": ["objectForKey:", "objectForKeyedSubscript:", "valueForKey:"],
+        "Sources/MoatRules/Code/InsecureCodingClassRule.swift": ["decodeObjectForKey:", "init(coder:)", "initWithCoder:"],
+        "Sources/MoatRules/Crypto/CryptoConstantSites.swift": ["SymmetricKey(data:)"],
+        "Sources/MoatRules/Dataflow/Tables/Constants.swift": ["dataWithBytes:length:"],
+        "Sources/MoatRules/Dataflow/Tables/Sinks+Archive.swift": ["Archive.extract(_:to:)"],
+        "Sources/MoatRules/Dataflow/Tables/Sinks+CopiesAndFiles.swift": ["Data(bytes:count:)"],
+        "Sources/MoatRules/Dataflow/Tables/Sinks+Sensitive.swift": ["FileManager.createFile(atPath:contents:attributes:)", "NSKeyedArchiver.archiveRootObject(_:toFile:)", "URL(string:)", "URLWithString:", "archiveRootObject:toFile:", "componentsWithString:", "createFileAtPath:contents:attributes:", "initWithString:", "write(to:)", "writeToFile:atomically:", "writeToFile:atomically:encoding:error:", "writeToFile:options:error:", "writeToURL:atomically:", "writeToURL:atomically:encoding:error:", "writeToURL:options:error:"],
+        "Sources/MoatRules/Dataflow/Tables/Sinks+URLActions.swift": ["dataTaskWithRequest:completionHandler:", "dataTaskWithURL:completionHandler:", "downloadTaskWithRequest:completionHandler:", "downloadTaskWithURL:completionHandler:"],
+        "Sources/MoatRules/Dataflow/Tables/Sinks.swift": ["copyMemory(from:byteCount:)", "write(to:)"],
+        "Sources/MoatRules/Dataflow/Tables/Sources+Sensitive.swift": ["objectForKey:"],
+        "Sources/MoatRules/Dataflow/Tables/Sources+Stored.swift": ["objectForKey:", "valueForKey:"],
+        "Sources/MoatRules/Dataflow/Tables/Sources.swift": ["fileURLWithPath:", "fileURLWithPath:isDirectory:", "fileURLWithPath:relativeToURL:"],
+        "Sources/MoatRules/Dataflow/Tables/Transfers.swift": ["setObject:forKeyedSubscript:"],
+        "Sources/MoatRules/Framework/FileLocations.swift": ["fileURLWithPath:", "fileURLWithPath:isDirectory:"],
+        "Sources/MoatRules/Framework/SurfaceBuilder.swift": ["init(coder:)", "initWithCoder:"],
+        "Sources/MoatRules/Framework/SurfaceTables.swift": ["loadDataRepresentationForTypeIdentifier:completionHandler:", "loadItemForTypeIdentifier:options:completionHandler:", "userContentController(_:didReceive:)", "userContentController(_:didReceive:replyHandler:)", "userContentController:didReceiveScriptMessage:", "userContentController:didReceiveScriptMessage:replyHandler:"],
+        "Sources/MoatRules/Platform/JavaScriptBridgeInventoryRule.swift": ["setObject:forKeyedSubscript:"],
+        "Sources/MoatRules/Platform/URLSchemeRules.swift": ["application(_:handleOpen:)", "application(_:open:options:)", "application(_:open:sourceApplication:annotation:)", "application:handleOpenURL:", "application:openURL:options:", "application:openURL:sourceApplication:annotation:"],
+        "Sources/MoatRules/Platform/WebViewBroadReadAccessRule.swift": ["URLForResource:withExtension:", "URLForResource:withExtension:subdirectory:", "initWithPath:", "initWithURL:", "loadFileURL:allowingReadAccessToURL:"],
+        "Sources/MoatRules/Platform/WebViewHTMLFileBaseURLRule.swift": ["URLForResource:withExtension:", "URLForResource:withExtension:subdirectory:", "initWithContentsOfURL:encoding:error:", "loadHTMLString:baseURL:", "stringWithContentsOfURL:encoding:error:"],
+        "Sources/MoatRules/Privacy/PermissionTable.swift": ["evaluatePolicy:localizedReason:reply:"],
+        "Sources/MoatRules/Storage/CoreDataFileProtectionRule.swift": ["addPersistentStoreWithType:configuration:URL:options:error:", "initWithURL:", "persistentStoreDescriptionWithURL:"],
+        "Sources/MoatRules/Storage/CoreDataSecretAttributeRule.swift": ["URLForResource:withExtension:", "addPersistentStoreWithType:configuration:URL:options:error:", "url(forResource:withExtension:)"],
+        "Sources/MoatRules/Storage/FileProtectionNoneRule.swift": ["createDirectoryAtPath:withIntermediateDirectories:attributes:error:"],
+        "Sources/MoatScan/ChangeReview/ThreatQuestions.swift": ["decodeObjectForKey:"],
+        "Sources/MoatSyntax/Model/SurfaceFacts.swift": ["data(forPasteboardType:)", "dataForPasteboardType:", "decode(_:from:)", "value(forPasteboardType:)", "valueForPasteboardType:"],
+    ]
+}
