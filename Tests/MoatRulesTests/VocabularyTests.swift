@@ -47,4 +47,39 @@ struct VocabularyTests {
             "addScriptMessageHandler:contentWorld:name:", "addScriptMessageHandlerWithReply:contentWorld:name:",
         ])
     }
+
+    /// A method the app implements lists its Swift names and selectors in the same order; the test plan's
+    /// Swift-to-selector map and the surface read the pairs.
+    @Test func delegateMethodsPairSwiftNamesWithSelectors() {
+        for api in APIs.implementedDelegateMethods {
+            #expect(api.swift.count >= api.selectors.count, "\(api.name): a selector without its Swift name")
+        }
+        #expect(APIs.notificationResponse.selectorsBySwiftName
+                == ["userNotificationCenter(_:didReceive:withCompletionHandler:)": "userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:"])
+        #expect(APIs.deprecatedOpenURLHandler.implementedNames
+                == ["application(_:handleOpen:)", "application:handleOpenURL:", "application(_:open:sourceApplication:annotation:)",
+                    "application:openURL:sourceApplication:annotation:"])
+        #expect(APIs.notificationResponse.implementedNames
+                == ["userNotificationCenter(_:didReceive:withCompletionHandler:)", "userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:",
+                    "userNotificationCenter(_:didReceive:)"])
+    }
+
+    /// A rule switches on a call's name with the API (`case APIs.commonCryptoCipher:`), and reads names
+    /// gates from it.
+    @Test func callNamesMatchInASwitch() {
+        func api(of name: String) -> String? {
+            switch name {
+            case APIs.commonCryptoCipher: return "cipher"
+            case APIs.cryptoSwiftBlockModes: return "mode"
+            default: return nil
+            }
+        }
+        #expect(api(of: "CCCryptorCreate") == "cipher")
+        #expect(api(of: "GCM") == "mode")
+        #expect(api(of: "CCCryptorCreateWithMode") == nil)
+        #expect(APIs.fileWrite.selectorHeads == ["writeToFile", "writeToURL"])
+        #expect(APIs.bundleResourceURL.swiftFirstLabels == ["forResource", "forResourcesWithExtension"])
+        #expect(FileWrite.names == ["writeToFile", "writeToURL", "createFileAtPath", "archiveRootObject", "write", "createFile"])
+        #expect(UntrustedURLOpenRule.openNames == ["open", "openURL", "openURL:", "openURL:options:completionHandler:"])
+    }
 }

@@ -51,9 +51,11 @@ extension APIs {
         "UIApplicationDelegate.application(_:handlerFor:)", classes: ["UIApplicationDelegate"],
         swift: ["application(_:handlerFor:)"], selectors: ["application:handlerForIntent:"])
 
-    /// `NSCoding`'s initializer and encoder, which an archive runs.
-    public static let codingMethods = API(
-        "NSCoding.init(coder:)", classes: ["NSCoding"], swift: ["init(coder:)", "encode(with:)"], selectors: ["initWithCoder:", "encodeWithCoder:"])
+    /// `NSCoding`'s initializer, which an unarchiver runs on the archive's data.
+    public static let coderInit = API("NSCoding.init(coder:)", classes: ["NSCoding"], swift: ["init(coder:)"], selectors: ["initWithCoder:"])
+
+    /// `NSCoding`'s encoder, which an archiver runs.
+    public static let coderEncode = API("NSCoding.encode(with:)", classes: ["NSCoding"], swift: ["encode(with:)"], selectors: ["encodeWithCoder:"])
 
     /// The delegate methods whose Objective-C selector a Swift implementation gets (the test plan hooks
     /// them by selector).
@@ -61,13 +63,13 @@ extension APIs {
         openURLHandler, deprecatedOpenURLHandler, continueUserActivity, sceneOpenURLContexts, sceneWillConnect, scriptMessageReceipt, sessionChallenge, webViewChallenge,
         remoteNotificationReceipt, notificationResponse, notificationPresentation, pushKitIncoming, notificationServiceRequest,
         documentPickerSelection, documentBrowserSelection, peerDataReceipt, peerStreamReceipt, peerResourceFinish, dropPerform,
-        photoPickerSelection, intentHandler, codingMethods,
+        photoPickerSelection, intentHandler, coderInit, coderEncode,
     ]
 
     /// The APIs of this file, for `APIs.all`.
     static let delegates: [API] = [
         sessionChallenge, webViewChallenge, pushKitIncoming, documentBrowserSelection, dropPerform, photoPickerSelection, intentHandler,
-        codingMethods, remoteNotificationRegistration,
+        coderInit, coderEncode, remoteNotificationRegistration,
     ]
 }
 

@@ -117,7 +117,7 @@ public struct InsecureCodingClassRule: SourceRule {
                         in: file, at: type.nameRange)
         }
         for type in types where secureNames.contains(type.name) {
-            for function in type.functions where function.fullName == "init(coder:)" || function.fullName == "initWithCoder:" {
+            for function in type.functions where APIs.coderInit.implementedNames.contains(function.fullName) {
                 guard let body = function.body else { continue }
                 for expression in body.allExpressions {
                     guard case .call(let callee, let arguments, _) = expression.kind, let name = callee.name else { continue }

@@ -101,7 +101,7 @@ enum CryptoConstantSites {
                     return
                 }
                 switch name {
-                case APIs.cryptoKitSymmetricKey: if let data = labeled("data") { add(data, "SymmetricKey(data:)", .key, context) }
+                case APIs.cryptoKitSymmetricKey: if let data = labeled("data") { add(data, APIs.cryptoKitSymmetricKey.name, .key, context) }
                 case APIs.cryptoKitNonce:
                     if let data = labeled("data"), callee.nameChain.contains("GCM") || callee.nameChain.contains("ChaChaPoly") {
                         add(data, "\(callee.nameChain.joined(separator: "."))(data:)", .nonce, context)

@@ -139,6 +139,34 @@ public struct CallShape: Sendable, Hashable, Codable {
     public var enclosingType: String?
 }
 
+extension CallShape {
+    /// How another file's function sees a call of a file in `language` (the one definition, used by the
+    /// dataflow engine and the constants' parameter sinks): the style from the language and the call's form,
+    /// initializers not followed, `receiverType` asked only for a receiver other than `self`/`super`.
+    static func of(_ expression: Expression, callee: Expression, arguments: [Argument], isMessageSend: Bool,
+                   receiver: Expression?, language: SourceLanguage, enclosingType: String?,
+                   receiverType: (Expression) -> String?) -> CallShape? {
+        guard let name = callee.name, !name.isEmpty else { return nil }
+        let style: CallStyle
+        if isMessageSend {
+            style = .objc
+        } else if language.isCFamily {
+            guard case .identifier = callee.unwrapped.kind else { return nil }
+            style = .c
+        } else {
+            // Initializers (`Importer(name)`) are not followed.
+            if receiver == nil, name.first?.isUppercase == true { return nil }
+            style = .swift
+        }
+        var isSelf = false
+        if let receiver, case .identifier(let root) = receiver.unwrapped.kind, ["self", "super", "Self"].contains(root) { isSelf = true }
+        let type = isSelf ? nil : receiver.flatMap(receiverType)
+        return CallShape(style: style, name: name, swiftName: style == .swift ? expression.swiftCallName : nil,
+                         labels: arguments.map(\.label), receiverType: type, hasReceiver: receiver != nil && !isSelf,
+                         enclosingType: enclosingType)
+    }
+}
+
 /// A call to a function this file does not define, with untrusted data in some arguments.
 public struct OutgoingCall: Sendable, Hashable, Codable {
     public struct Argument: Sendable, Hashable, Codable {

@@ -507,7 +507,7 @@ struct SurfaceBuilder {
                         // init(coder:) is known per file, not per type: name it only when one type of the file decodes.
                         var handlers: [AttackSurface.Handler] = []
                         if codingAdopters == 1 {
-                            for name in ["init(coder:)", "initWithCoder:"] {
+                            for name in APIs.coderInit.implementedNames {
                                 if let position = source.definedFunctions[name] { handlers.append(.init(name: name, location: Self.code(source, position))) }
                             }
                         }

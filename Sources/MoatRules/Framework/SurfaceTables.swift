@@ -254,9 +254,9 @@ enum SurfaceTables {
     ]
 
     /// Message-handler functions: what receives script messages.
-    static let scriptMessageHandlers = ["userContentController(_:didReceive:)", "userContentController(_:didReceive:replyHandler:)",
-                                        "userContentController(_:didReceive:) async", "userContentController:didReceiveScriptMessage:",
-                                        "userContentController:didReceiveScriptMessage:replyHandler:"]
+    /// (A Swift `async` implementation is recorded with its effect.)
+    static let scriptMessageHandlers = APIs.scriptMessageReceipt.swift + [APIs.scriptMessageReceipt.swift[0] + " async"]
+        + APIs.scriptMessageReceipt.selectors
 
     /// Associated-domain services and what they let in.
     static func associatedDomainRisk(service: String, domain: String) -> String {

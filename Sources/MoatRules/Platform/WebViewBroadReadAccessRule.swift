@@ -135,7 +135,7 @@ public struct WebViewBroadReadAccessRule: SourceRule {
 
     static func isLoadFileURL(_ call: Expression) -> Bool {
         guard case .call(let callee, let arguments, let isMessageSend) = call.kind, let name = callee.name else { return false }
-        if isMessageSend { return name == "loadFileURL:allowingReadAccessToURL:" }
-        return name == "loadFileURL" && arguments.count == 2 && arguments[1].label == "allowingReadAccessTo"
+        if isMessageSend { return APIs.webViewLoadFileURL.selectors.contains(name) }
+        return APIs.webViewLoadFileURL.swiftBaseNames.contains(name) && arguments.count == 2 && arguments[1].label == "allowingReadAccessTo"
     }
 }

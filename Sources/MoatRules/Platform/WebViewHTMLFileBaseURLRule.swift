@@ -78,8 +78,8 @@ public struct WebViewHTMLFileBaseURLRule: SourceRule {
 
     static func isLoadHTMLString(_ call: Expression) -> Bool {
         guard case .call(let callee, let arguments, let isMessageSend) = call.kind, let name = callee.name else { return false }
-        if isMessageSend { return name == "loadHTMLString:baseURL:" }
-        return name == "loadHTMLString" && arguments.count == 2 && arguments[1].label == "baseURL"
+        if isMessageSend { return APIs.webViewLoadHTML.selectors.contains(name) }
+        return APIs.webViewLoadHTML.swiftBaseNames.contains(name) && arguments.count == 2 && arguments[1].label == "baseURL"
     }
 
     /// A description of where a file base URL points, or nil for nil, web URLs and unknown values.

@@ -129,8 +129,8 @@ public struct CoreDataFileProtectionRule: SourceRule {
                 }
                 return
             }
-            let isAdd = isMessageSend ? name == "addPersistentStoreWithType:configuration:URL:options:error:"
-                : name == "addPersistentStore" && arguments.contains { $0.label == "ofType" || $0.label == "type" }
+            let isAdd = isMessageSend ? APIs.coreDataAddPersistentStore.selectors.contains(name)
+                : APIs.coreDataAddPersistentStore.swiftBaseNames.contains(name) && arguments.contains { $0.label == "ofType" || $0.label == "type" }
             if isAdd {
                 if let type = arguments.first?.value, Self.isInMemory(type) { return }
                 guard let options = arguments.first(where: { $0.label == "options" })?.value else {
@@ -149,7 +149,8 @@ public struct CoreDataFileProtectionRule: SourceRule {
                 return
             }
             let isDescription = isMessageSend
-                ? (name == "persistentStoreDescriptionWithURL:" || name == "initWithURL:") && callee.receiver?.nameChain.contains("NSPersistentStoreDescription") == true
+                ? APIs.coreDataStoreDescription.selectors.contains(name)
+                    && callee.receiver?.nameChain.contains(where: APIs.coreDataStoreDescription.classes.contains) == true
                 : name == "NSPersistentStoreDescription"
             if isDescription, !fileSetsProtection, !inMemoryDescriptions.contains(ObjectIdentifier(expression)) {
                 report(expression, "This `NSPersistentStoreDescription` never gets `NSPersistentStoreFileProtectionKey`", file, &sink)

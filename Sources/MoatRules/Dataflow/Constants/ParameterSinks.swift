@@ -112,41 +112,19 @@ extension ConstantResolver {
         return result
     }
 
-    /// How another file's function sees a call of this file (as the dataflow engine builds it).
+    /// How another file's function sees a call of this file (`CallShape.of`, as the dataflow engine builds it).
     private func callShape(_ expression: Expression, callee: Expression, arguments: [Argument], isMessageSend: Bool,
                            _ context: WalkContext) -> CallShape? {
-        guard let name = callee.name, !name.isEmpty else { return nil }
-        let style: CallStyle
-        if isMessageSend {
-            style = .objc
-        } else if file.language.isCFamily {
-            guard case .identifier = callee.unwrapped.kind else { return nil }
-            style = .c
-        } else {
-            // Initializers are not followed.
-            if callee.receiver == nil, name.first?.isUppercase == true { return nil }
-            style = .swift
-        }
-        let receiver = callee.receiver
-        var isSelf = false
-        var type: String?
-        if let receiver, let path = receiver.accessPath {
+        CallShape.of(expression, callee: callee, arguments: arguments, isMessageSend: isMessageSend, receiver: callee.receiver,
+                     language: file.language, enclosingType: context.type?.name) { receiver in
+            guard let path = receiver.accessPath else { return nil }
             var components = path.split(separator: ".").map(String.init)
-            if components.first == "self" || components.first == "super" || components.first == "Self" {
-                if components.count == 1 { isSelf = true }
-                components.removeFirst()
-            }
-            if !isSelf, components.count == 1, let root = components.first {
-                if root.first?.isUppercase == true {
-                    type = root
-                } else if let declared = values.values(for: context).declaredType(of: root) {
-                    let core = declared.filter { !"?!* ".contains($0) }
-                    if core.first?.isUppercase == true, core.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) { type = core }
-                }
-            }
+            if components.first == "self" || components.first == "super" || components.first == "Self" { components.removeFirst() }
+            guard components.count == 1, let root = components.first else { return nil }
+            if root.first?.isUppercase == true { return root }
+            guard let declared = values.values(for: context).declaredType(of: root) else { return nil }
+            let core = declared.filter { !"?!* ".contains($0) }
+            return core.first?.isUppercase == true && core.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) ? core : nil
         }
-        return CallShape(style: style, name: name, swiftName: style == .swift ? expression.swiftCallName : nil,
-                         labels: arguments.map(\.label), receiverType: type, hasReceiver: receiver != nil && !isSelf,
-                         enclosingType: context.type?.name)
     }
 }

@@ -93,27 +93,11 @@ extension FunctionInterpreter {
         return result
     }
 
-    /// How another file's function would see this call.
+    /// How another file's function would see this call (`CallShape.of`).
     func callShape(_ expression: Expression, callee: Expression, arguments: [Argument], isMessageSend: Bool,
-                           receiver: Expression?, _ state: InterpreterState) -> CallShape? {
-        guard let name = callee.name, !name.isEmpty else { return nil }
-        let style: CallStyle
-        if isMessageSend {
-            style = .objc
-        } else if file.language.isCFamily {
-            guard case .identifier = callee.unwrapped.kind else { return nil }
-            style = .c
-        } else {
-            // Initializers (`Importer(name)`) are not followed.
-            if receiver == nil, name.first?.isUppercase == true { return nil }
-            style = .swift
-        }
-        var isSelf = false
-        if let receiver, case .identifier(let root) = receiver.unwrapped.kind, ["self", "super", "Self"].contains(root) { isSelf = true }
-        let type = isSelf ? nil : receiver.flatMap { engine.receiverType($0, owner: ownerName, state) }
-        return CallShape(style: style, name: name, swiftName: style == .swift ? expression.swiftCallName : nil,
-                         labels: arguments.map(\.label), receiverType: type, hasReceiver: receiver != nil && !isSelf,
-                         enclosingType: ownerName)
+                   receiver: Expression?, _ state: InterpreterState) -> CallShape? {
+        CallShape.of(expression, callee: callee, arguments: arguments, isMessageSend: isMessageSend, receiver: receiver,
+                     language: file.language, enclosingType: ownerName) { engine.receiverType($0, owner: ownerName, state) }
     }
 
     /// The taints a call to a summarized function of another file returns.

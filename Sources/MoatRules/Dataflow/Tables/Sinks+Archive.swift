@@ -23,7 +23,7 @@ extension TaintSinks {
     static let archive: [TaintSink] = [
         TaintSink(kind: .archiveExtraction, api: "Zip.unzipFile", spelling: APISpelling(APIs.zipUnzipFile),
                   roles: [(.archive, .index(0)), (.folder, .label(["destination"]))], receivers: ["Zip"]),
-        TaintSink(kind: .filePath, api: "Archive.extract(_:to:)", spelling: APISpelling(APIs.zipFoundationExtract),
+        TaintSink(kind: .filePath, api: APIs.zipFoundationExtract.name, spelling: APISpelling(APIs.zipFoundationExtract),
                   roles: [(.path, .label(["to"]))], receivers: ["archive", "Archive"], requiredLabels: ["to"]),
         // Judged by the library version a lock file gives (`ArchiveLibraries`); quiet when none says.
         TaintSink(kind: .archiveExtraction, api: ArchiveLibraries.zipFoundation.api, spelling: APISpelling(APIs.zipFoundationUnzipItem),
