@@ -171,6 +171,8 @@ struct NameGateTests {
         #expect(!gates("let spinner = UIActivityIndicatorView(); let tokenizer = Tokenizer(); let passwordHint = hint").namesMaySecrets)
         #expect(gates("func save(password: String) { defaults.set(password, forKey: key) }").namesMaySecrets)
         #expect(gates("- (void)store { NSLog(@\"%@\", self.apiKey); }", "Store.m").namesMaySecrets)
+        // A cursor-named token is a credential when a sign-in returned it: the gate cannot know, so it opens.
+        #expect(gates("func confirm() { let confirmation = api.requestLoginConfirmation(); NSLog(\"%@\", confirmation.syncToken) }").namesMaySecrets)
         // The text of a field named for a secret (`isSecretInputField`), though `passwordField` is no secret.
         #expect(gates("func submit() { send(passwordField.text) }").namesMaySecrets)
         #expect(!gates("func submit() { send(nameField.text) }").mayHaveSecureFields)

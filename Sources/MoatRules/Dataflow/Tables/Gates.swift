@@ -49,7 +49,9 @@ final class SensitiveNameVerdicts: @unchecked Sendable {
             return known
         }
         lock.unlock()
-        let verdict = SensitiveNaming.kind(ofName: name) != nil || SensitiveNaming.isSecretInputField(name)
+        // `issuedByLogin: true` only widens (a cursor-named token a sign-in returned is a credential): the
+        // gate must stay open wherever the engine could find one.
+        let verdict = SensitiveNaming.kind(ofName: name, issuedByLogin: true) != nil || SensitiveNaming.isSecretInputField(name)
         lock.lock()
         if verdicts.count < Self.limit { verdicts[name] = verdict }
         lock.unlock()
