@@ -171,4 +171,5 @@ public enum APIs {
         + memory
         + archive
         + opening + storage + crypto + tls + checks + delegates
+        + tables
 }
