@@ -1,6 +1,7 @@
-/// APIs the dataflow tables and the file and web-view rules read that no other vocabulary file declares
-/// (see `API`): stored values read back, Keychain wrappers, bundles opened on a URL or a path, URLSession
-/// tasks whose response goes to the delegate, Objective-C subscript stores.
+/// APIs the dataflow tables, the file and web-view rules and the binary checks read that no other vocabulary
+/// file declares (see `API`): stored values read back, Keychain wrappers, bundles opened on a URL or a path,
+/// URLSession tasks whose response goes to the delegate, Objective-C subscript stores, C library calls and
+/// CommonCrypto digests.
 extension APIs {
     // MARK: Values read back from storage
 
@@ -47,6 +48,37 @@ extension APIs {
     public static let keyedSubscriptStore = API(
         "-[NSMutableDictionary setObject:forKeyedSubscript:]", classes: ["NSMutableDictionary"], selectors: ["setObject:forKeyedSubscript:"])
 
+    // MARK: C library calls the binary checks look for
+
+    /// Formatting into a buffer with no size `(buffer, format, ...)`.
+    public static let unboundedFormatC = API("sprintf", cFunctions: ["sprintf", "vsprintf"])
+    /// Formatting into a buffer of a given size `(buffer, size, format, ...)`.
+    public static let boundedFormatC = API("snprintf", cFunctions: ["snprintf", "vsnprintf"])
+    /// Reading a line of any length into a buffer (removed from C11).
+    public static let unboundedLineReadC = API("gets", cFunctions: ["gets"])
+    /// The C library's predictable generators and their seeding.
+    public static let predictableRandomC = API("rand", cFunctions: ["rand", "srand", "random", "srandom", "rand_r"])
+
+    // MARK: CommonCrypto digests
+
+    /// MD2, one-shot and incremental.
+    public static let commonCryptoMD2 = API("CC_MD2", cFunctions: ["CC_MD2", "CC_MD2_Init", "CC_MD2_Update", "CC_MD2_Final"])
+    /// MD4, one-shot and incremental.
+    public static let commonCryptoMD4 = API("CC_MD4", cFunctions: ["CC_MD4", "CC_MD4_Init", "CC_MD4_Update", "CC_MD4_Final"])
+    /// MD5, one-shot and incremental.
+    public static let commonCryptoMD5 = API("CC_MD5", cFunctions: ["CC_MD5", "CC_MD5_Init", "CC_MD5_Update", "CC_MD5_Final"])
+    /// SHA-1, one-shot and incremental.
+    public static let commonCryptoSHA1 = API("CC_SHA1", cFunctions: ["CC_SHA1", "CC_SHA1_Init", "CC_SHA1_Update", "CC_SHA1_Final"])
+    /// The SHA-2 digests, one-shot.
+    public static let commonCryptoSHA2 = API("CC_SHA256", cFunctions: ["CC_SHA256", "CC_SHA384", "CC_SHA512"])
+
+    /// Security's encryption with a public key `(key, algorithm, plaintext, error)`.
+    public static let secKeyCreateEncryptedData = API("SecKeyCreateEncryptedData", cFunctions: ["SecKeyCreateEncryptedData"])
+
     /// The APIs of this file, for `APIs.all`.
-    static let tables: [API] = [defaultsRead, keychainWrapperRead, bundleInit, sessionDelegateTask, keyedSubscriptStore]
+    static let tables: [API] = [
+        defaultsRead, keychainWrapperRead, bundleInit, sessionDelegateTask, keyedSubscriptStore, unboundedFormatC, boundedFormatC,
+        unboundedLineReadC, predictableRandomC, commonCryptoMD2, commonCryptoMD4, commonCryptoMD5, commonCryptoSHA1, commonCryptoSHA2,
+        secKeyCreateEncryptedData,
+    ]
 }
