@@ -1,7 +1,7 @@
 /// APIs the dataflow tables, the file and web-view rules and the binary checks read that no other vocabulary
 /// file declares (see `API`): stored values read back, Keychain wrappers, bundles opened on a URL or a path,
-/// URLSession tasks whose response goes to the delegate, Objective-C subscript stores, C library calls and
-/// CommonCrypto digests.
+/// URLSession tasks whose response goes to the delegate, Objective-C subscript stores, C library calls,
+/// CommonCrypto digests, C logging, SQLite bindings and Keychain calls.
 extension APIs {
     // MARK: Values read back from storage
 
@@ -72,6 +72,27 @@ extension APIs {
     /// The SHA-2 digests, one-shot.
     public static let commonCryptoSHA2 = API("CC_SHA256", cFunctions: ["CC_SHA256", "CC_SHA384", "CC_SHA512"])
 
+    // MARK: Logs
+
+    /// C logging with a format: Foundation's `NSLog`, the C library's `printf` family and `syslog`.
+    public static let formattedLogC = API("NSLog", cFunctions: ["NSLog", "NSLogv", "printf", "fprintf", "syslog"])
+    /// The unified log's C interface (`os_log(log, "%{public}@", value)`).
+    public static let osLogC = API("os_log", cFunctions: ["os_log", "os_log_info", "os_log_debug", "os_log_error", "os_log_fault"])
+    /// CocoaLumberjack's logging macros.
+    public static let cocoaLumberjackLog = API(
+        "CocoaLumberjack DDLog", cFunctions: ["DDLogVerbose", "DDLogDebug", "DDLogInfo", "DDLogWarn", "DDLogError"])
+
+    // MARK: SQLite and the Keychain
+
+    /// SQLite: a text or blob value bound to a statement's parameter `(statement, index, value, ...)`.
+    public static let sqliteBind = API(
+        "sqlite3_bind_text", cFunctions: ["sqlite3_bind_text", "sqlite3_bind_text16", "sqlite3_bind_text64", "sqlite3_bind_blob",
+                                          "sqlite3_bind_blob64"])
+    /// The Keychain's search, which returns the matching items through its second argument `(query, &result)`.
+    public static let keychainCopyMatching = API("SecItemCopyMatching", cFunctions: ["SecItemCopyMatching"])
+    /// The Keychain's writes: `SecItemAdd(attributes, &result)`, `SecItemUpdate(query, attributesToUpdate)`.
+    public static let keychainItemWrite = API("SecItemAdd", cFunctions: ["SecItemAdd", "SecItemUpdate"])
+
     /// Security's encryption with a public key `(key, algorithm, plaintext, error)`.
     public static let secKeyCreateEncryptedData = API("SecKeyCreateEncryptedData", cFunctions: ["SecKeyCreateEncryptedData"])
 
@@ -79,6 +100,6 @@ extension APIs {
     static let tables: [API] = [
         defaultsRead, keychainWrapperRead, bundleInit, sessionDelegateTask, keyedSubscriptStore, unboundedFormatC, boundedFormatC,
         unboundedLineReadC, predictableRandomC, commonCryptoMD2, commonCryptoMD4, commonCryptoMD5, commonCryptoSHA1, commonCryptoSHA2,
-        secKeyCreateEncryptedData,
+        secKeyCreateEncryptedData, formattedLogC, osLogC, cocoaLumberjackLog, sqliteBind, keychainCopyMatching, keychainItemWrite,
     ]
 }
