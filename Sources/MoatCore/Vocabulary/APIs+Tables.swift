@@ -32,6 +32,22 @@ extension APIs {
         "Bundle(url:)", classes: ["Bundle", "NSBundle"], swift: ["Bundle(url:)", "Bundle(path:)"],
         selectors: ["bundleWithURL:", "bundleWithPath:", "initWithURL:", "initWithPath:"])
 
+    /// A resource path of a bundle (`APIs.bundleResourceURL` gives its URL).
+    public static let bundleResourcePath = API(
+        "Bundle.path(forResource:ofType:)", classes: ["Bundle", "NSBundle"],
+        swift: ["path(forResource:ofType:)", "path(forResource:ofType:inDirectory:)"],
+        selectors: ["pathForResource:ofType:", "pathForResource:ofType:inDirectory:"])
+
+    // MARK: Files read as text
+
+    /// A string read from a file by path (`APIs.contentsOfURL` reads from a URL).
+    public static let stringContentsOfFile = API(
+        "String(contentsOfFile:encoding:)", classes: ["String", "NSString"],
+        swift: ["String(contentsOfFile:)", "String(contentsOfFile:encoding:)", "String(contentsOfFile:usedEncoding:)",
+                "NSString(contentsOfFile:encoding:)", "NSString(contentsOfFile:usedEncoding:)"],
+        selectors: ["stringWithContentsOfFile:encoding:error:", "stringWithContentsOfFile:usedEncoding:error:",
+                    "initWithContentsOfFile:encoding:error:", "initWithContentsOfFile:usedEncoding:error:"])
+
     // MARK: URLSession tasks without a completion handler
 
     /// Data and download tasks created without a completion handler: the response goes to the session's
@@ -98,7 +114,7 @@ extension APIs {
 
     /// The APIs of this file, for `APIs.all`.
     static let tables: [API] = [
-        defaultsRead, keychainWrapperRead, bundleInit, sessionDelegateTask, keyedSubscriptStore, unboundedFormatC, boundedFormatC,
+        defaultsRead, keychainWrapperRead, bundleInit, bundleResourcePath, stringContentsOfFile, sessionDelegateTask, keyedSubscriptStore, unboundedFormatC, boundedFormatC,
         unboundedLineReadC, predictableRandomC, commonCryptoMD2, commonCryptoMD4, commonCryptoMD5, commonCryptoSHA1, commonCryptoSHA2,
         secKeyCreateEncryptedData, formattedLogC, osLogC, cocoaLumberjackLog, sqliteBind, keychainCopyMatching, keychainItemWrite,
     ]

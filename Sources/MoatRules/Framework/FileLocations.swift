@@ -158,7 +158,7 @@ public enum FileLocations {
                 return recurse(path)
             }
             return nil
-        case APIs.bundleResourceURL, "pathForResource:ofType:", "pathForResource:ofType:inDirectory:", "path":
+        case APIs.bundleResourceURL, APIs.bundleResourcePath:
             // (`url` and `urls` of a bundle are read by the first case.)
             guard let receiver else { return nil }
             return bundleResource(receiver: receiver, arguments: arguments, recurse)
