@@ -1,6 +1,7 @@
 /// APIs the dataflow tables, the file and web-view rules and the binary checks read that no other vocabulary
 /// file declares (see `API`): stored values read back, Keychain wrappers, bundles opened on a URL or a path,
-/// URLSession tasks whose response goes to the delegate, Objective-C subscript stores, C library calls,
+/// URLSession tasks whose response goes to the delegate, CallKit and StoreKit actions, Objective-C subscript
+/// stores, C library calls,
 /// CommonCrypto digests, C logging, SQLite bindings and Keychain calls.
 extension APIs {
     // MARK: Values read back from storage
@@ -56,6 +57,23 @@ extension APIs {
         "URLSession.dataTask(with:)", classes: ["URLSession", "NSURLSession"],
         swift: ["dataTask(with:)", "downloadTask(with:)"],
         selectors: ["dataTaskWithURL:", "dataTaskWithRequest:", "downloadTaskWithURL:", "downloadTaskWithRequest:"])
+
+    // MARK: Sensitive actions
+
+    /// CallKit: a call transaction requested (placing, answering, ending a call).
+    public static let callControllerRequest = API(
+        "CXCallController.request(_:completion:)", classes: ["CXCallController"],
+        swift: ["request(_:completion:)", "requestTransaction(with:completion:)"],
+        selectors: ["requestTransaction:completion:", "requestTransactionWithAction:completion:", "requestTransactionWithActions:completion:"])
+
+    /// CallKit: an outgoing call reported to the system.
+    public static let providerReportOutgoingCall = API(
+        "CXProvider.reportOutgoingCall(with:startedConnectingAt:)", classes: ["CXProvider"],
+        swift: ["reportOutgoingCall(with:startedConnectingAt:)", "reportOutgoingCall(with:connectedAt:)"],
+        selectors: ["reportOutgoingCallWithUUID:startedConnectingAtDate:", "reportOutgoingCallWithUUID:connectedAtDate:"])
+
+    /// StoreKit: a payment added to the queue (a purchase).
+    public static let paymentQueueAdd = API("SKPaymentQueue.add(_:)", classes: ["SKPaymentQueue"], swift: ["add(_:)"], selectors: ["addPayment:"])
 
     // MARK: Objective-C subscripts
 
@@ -114,7 +132,8 @@ extension APIs {
 
     /// The APIs of this file, for `APIs.all`.
     static let tables: [API] = [
-        defaultsRead, keychainWrapperRead, bundleInit, bundleResourcePath, stringContentsOfFile, sessionDelegateTask, keyedSubscriptStore, unboundedFormatC, boundedFormatC,
+        defaultsRead, keychainWrapperRead, bundleInit, bundleResourcePath, stringContentsOfFile, sessionDelegateTask, callControllerRequest,
+        providerReportOutgoingCall, paymentQueueAdd, keyedSubscriptStore, unboundedFormatC, boundedFormatC,
         unboundedLineReadC, predictableRandomC, commonCryptoMD2, commonCryptoMD4, commonCryptoMD5, commonCryptoSHA1, commonCryptoSHA2,
         secKeyCreateEncryptedData, formattedLogC, osLogC, cocoaLumberjackLog, sqliteBind, keychainCopyMatching, keychainItemWrite,
     ]
