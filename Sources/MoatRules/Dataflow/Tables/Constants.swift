@@ -57,7 +57,7 @@ public enum ConstantTables {
             (APIs.commonCryptoCipherWithMode.cFunctions[0], [4, 5, 7]), // CCCryptorCreateWithMode(op, mode, alg, padding, iv, key, keyLength, tweak, ...)
             (APIs.commonCryptoPBKDF.cFunctions[0], [1, 3]), // CCKeyDerivationPBKDF(alg, password, passwordLength, salt, ...)
             (APIs.commonCryptoHMAC.cFunctions[0], [1, 3]), // CCHmac(alg, key, keyLength, data, ...)
-            (APIs.commonCryptoHMAC.cFunctions[1], [1]), // CCHmacInit(context, alg, key, ...): its key is at 2 (kept as it was)
+            (APIs.commonCryptoHMAC.cFunctions[1], [2]), // CCHmacInit(context, alg, key, keyLength)
             (APIs.secKeyCreateWithData.cFunctions[0], [0]), // SecKeyCreateWithData(data, attributes, error)
             (APIs.memoryCopyC.cFunctions[0], [1]), (APIs.memoryCopyC.cFunctions[1], [1]), // memcpy, memmove
             (APIs.stringCopyC.cFunctions[0], [1]), // strcpy
