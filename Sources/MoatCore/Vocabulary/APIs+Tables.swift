@@ -39,6 +39,15 @@ extension APIs {
         swift: ["path(forResource:ofType:)", "path(forResource:ofType:inDirectory:)"],
         selectors: ["pathForResource:ofType:", "pathForResource:ofType:inDirectory:"])
 
+    // MARK: Paths
+
+    /// A path component appended to a file URL or a path string.
+    public static let pathAppending = API(
+        "URL.appendingPathComponent(_:)", classes: ["URL", "NSURL", "NSString"],
+        swift: ["appendingPathComponent(_:)", "appendingPathComponent(_:isDirectory:)", "appending(path:)", "appending(component:)",
+                "appending(path:directoryHint:)", "appending(component:directoryHint:)"],
+        selectors: ["URLByAppendingPathComponent:", "URLByAppendingPathComponent:isDirectory:", "stringByAppendingPathComponent:"])
+
     // MARK: Files read as text
 
     /// A string read from a file by path (`APIs.contentsOfURL` reads from a URL).
@@ -132,7 +141,7 @@ extension APIs {
 
     /// The APIs of this file, for `APIs.all`.
     static let tables: [API] = [
-        defaultsRead, keychainWrapperRead, bundleInit, bundleResourcePath, stringContentsOfFile, sessionDelegateTask, callControllerRequest,
+        defaultsRead, keychainWrapperRead, bundleInit, bundleResourcePath, pathAppending, stringContentsOfFile, sessionDelegateTask, callControllerRequest,
         providerReportOutgoingCall, paymentQueueAdd, keyedSubscriptStore, unboundedFormatC, boundedFormatC,
         unboundedLineReadC, predictableRandomC, commonCryptoMD2, commonCryptoMD4, commonCryptoMD5, commonCryptoSHA1, commonCryptoSHA2,
         secKeyCreateEncryptedData, formattedLogC, osLogC, cocoaLumberjackLog, sqliteBind, keychainCopyMatching, keychainItemWrite,

@@ -136,9 +136,7 @@ public enum FileLocations {
             return FileLocation(base: .home, depth: 0, isBuiltFromData: false)
         case "NSTemporaryDirectory":
             return FileLocation(base: .temporary, depth: 0, isBuiltFromData: false)
-        case "appendingPathComponent", "appendingPathComponent:", "URLByAppendingPathComponent:",
-             "URLByAppendingPathComponent:isDirectory:", "stringByAppendingPathComponent:", "appending",
-             "appendingPathComponent:isDirectory:":
+        case APIs.pathAppending, "appendingPathComponent:", "appendingPathComponent:isDirectory:":
             guard let receiver, var result = recurse(receiver) else { return nil }
             guard let argument = arguments.first?.value else { return result }
             if let text = argument.stringValue { appendLiteral(text, to: &result) } else {
