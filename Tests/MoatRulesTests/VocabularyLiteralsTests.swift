@@ -126,9 +126,6 @@ struct VocabularyLiteralsTests {
 
     /// Spellings still written outside the vocabulary (issue 13 item 4 leftovers), by file.
     static let leftovers: [String: Set<String>] = [
-        "Sources/MoatReport/Plan/PlanBuilder.swift": ["JSONObjectWithData:options:error:", "NSKeyedUnarchiver(forReadingFrom:)", "NSKeyedUnarchiver(forReadingWith:)", "XMLParser(contentsOf:)", "XMLParser(data:)", "XMLParser(stream:)", "data(forPasteboardType:)", "dataForPasteboardType:", "initForReadingFromData:error:", "initForReadingWithData:", "initWithCoder:", "initWithContentsOfURL:", "initWithData:", "initWithStream:", "propertyListWithData:options:format:error:", "setShouldResolveExternalEntities:", "unarchiveObject(with:)", "unarchiveObject(withFile:)", "unarchiveObjectWithData:", "unarchiveObjectWithFile:", "unarchiveTopLevelObjectWithData(_:)", "unarchiveTopLevelObjectWithData:error:", "unarchivedArrayOfObjects(ofClass:from:)", "unarchivedArrayOfObjects(ofClasses:from:)", "unarchivedArrayOfObjectsOfClass:fromData:error:", "unarchivedArrayOfObjectsOfClasses:fromData:error:", "unarchivedDictionary(keysOfClass:objectsOfClass:from:)", "unarchivedDictionary(keysOfClasses:objectsOfClasses:from:)", "unarchivedDictionary(ofKeyClass:objectClass:from:)", "unarchivedDictionaryWithKeysOfClass:objectsOfClass:fromData:error:", "unarchivedDictionaryWithKeysOfClasses:objectsOfClasses:fromData:error:", "unarchivedObject(ofClass:from:)", "unarchivedObject(ofClasses:from:)", "unarchivedObjectOfClass:fromData:error:", "unarchivedObjectOfClasses:fromData:error:", "value(forPasteboardType:)", "valueForPasteboardType:"],
-        "Sources/MoatReport/Plan/PlanSources.swift": ["objectForKey:", "objectForKeyedSubscript:", "valueForKey:"],
-        "Sources/MoatRules/Code/InsecureCodingClassRule.swift": ["decodeObjectForKey:"],
         "Sources/MoatRules/Dataflow/Tables/Constants.swift": ["dataWithBytes:length:"],
         "Sources/MoatRules/Dataflow/Tables/Sinks+CopiesAndFiles.swift": ["Data(bytes:count:)"],
         "Sources/MoatRules/Dataflow/Tables/Sinks+Sensitive.swift": ["FileManager.createFile(atPath:contents:attributes:)", "NSKeyedArchiver.archiveRootObject(_:toFile:)", "URL(string:)", "URLWithString:", "archiveRootObject:toFile:", "componentsWithString:", "createFileAtPath:contents:attributes:", "initWithString:", "write(to:)", "writeToFile:atomically:", "writeToFile:atomically:encoding:error:", "writeToFile:options:error:", "writeToURL:atomically:", "writeToURL:atomically:encoding:error:", "writeToURL:options:error:"],
@@ -139,15 +136,10 @@ struct VocabularyLiteralsTests {
         "Sources/MoatRules/Dataflow/Tables/Sources.swift": ["fileURLWithPath:", "fileURLWithPath:isDirectory:", "fileURLWithPath:relativeToURL:"],
         "Sources/MoatRules/Dataflow/Tables/Transfers.swift": ["setObject:forKeyedSubscript:"],
         "Sources/MoatRules/Framework/FileLocations.swift": ["fileURLWithPath:", "fileURLWithPath:isDirectory:"],
-        "Sources/MoatRules/Framework/SurfaceTables.swift": ["loadDataRepresentationForTypeIdentifier:completionHandler:", "loadItemForTypeIdentifier:options:completionHandler:"],
         "Sources/MoatRules/Platform/JavaScriptBridgeInventoryRule.swift": ["setObject:forKeyedSubscript:"],
-        "Sources/MoatRules/Platform/URLSchemeRules.swift": ["application(_:handleOpen:)", "application(_:open:options:)", "application(_:open:sourceApplication:annotation:)", "application:handleOpenURL:", "application:openURL:options:", "application:openURL:sourceApplication:annotation:"],
         "Sources/MoatRules/Platform/WebViewBroadReadAccessRule.swift": ["URLForResource:withExtension:", "URLForResource:withExtension:subdirectory:", "initWithPath:", "initWithURL:"],
         "Sources/MoatRules/Platform/WebViewHTMLFileBaseURLRule.swift": ["URLForResource:withExtension:", "URLForResource:withExtension:subdirectory:", "initWithContentsOfURL:encoding:error:", "stringWithContentsOfURL:encoding:error:"],
-        "Sources/MoatRules/Privacy/PermissionTable.swift": ["evaluatePolicy:localizedReason:reply:"],
         "Sources/MoatRules/Storage/CoreDataSecretAttributeRule.swift": ["URLForResource:withExtension:", "addPersistentStoreWithType:configuration:URL:options:error:", "url(forResource:withExtension:)"],
         "Sources/MoatRules/Storage/FileProtectionNoneRule.swift": ["createDirectoryAtPath:withIntermediateDirectories:attributes:error:"],
-        "Sources/MoatScan/ChangeReview/ThreatQuestions.swift": ["decodeObjectForKey:"],
-        "Sources/MoatSyntax/Model/SurfaceFacts.swift": ["data(forPasteboardType:)", "dataForPasteboardType:", "decode(_:from:)", "value(forPasteboardType:)", "valueForPasteboardType:"],
     ]
 }

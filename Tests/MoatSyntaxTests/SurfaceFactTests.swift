@@ -92,6 +92,33 @@ struct SurfaceFactTests {
         ])
     }
 
+    /// Reads by type, in both languages, with the spellings the vocabulary declares (the item-set read
+    /// only in Swift, where it is declared).
+    @Test func pasteboardReadsByType() {
+        let swift = """
+        let a = UIPasteboard.general.data(forPasteboardType: "public.png")
+        let b = pasteboard.value(forPasteboardType: "public.text")
+        let c = UIPasteboard.general.data(forPasteboardType: "public.png", inItemSet: nil)
+        let d = store.data(forPasteboardType: "x")
+        """
+        #expect(Self.facts(SwiftFrontEnd.parse(source: swift, path: "Read.swift")) == [
+            "pasteboardRead UIPasteboard.general.data(forPasteboardType:) 1:9",
+            "pasteboardRead UIPasteboard.value(forPasteboardType:) 2:9",
+            "pasteboardRead UIPasteboard.general.data(forPasteboardType:inItemSet:) 3:9",
+        ])
+        let objectiveC = """
+        void f(void) {
+            NSData *a = [[UIPasteboard generalPasteboard] dataForPasteboardType:@"public.png"];
+            id b = [pasteboard valueForPasteboardType:@"public.text"];
+            id c = [[UIPasteboard generalPasteboard] dataForPasteboardType:@"public.png" inItemSet:nil];
+        }
+        """
+        #expect(Self.facts(CFamilyFrontEnd.parse(source: objectiveC, path: "Read.m", language: .objectiveC)) == [
+            "pasteboardRead UIPasteboard.general dataForPasteboardType: 2:17",
+            "pasteboardRead UIPasteboard valueForPasteboardType: 3:12",
+        ])
+    }
+
     @Test func factsAreBounded() {
         let source = (0..<(SurfaceFact.limit + 50)).map { "let u\($0) = \"https://h\($0).example.com\"" }.joined(separator: "\n")
         let file = SwiftFrontEnd.parse(source: source, path: "Many.swift")
