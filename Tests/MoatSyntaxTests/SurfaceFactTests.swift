@@ -49,12 +49,14 @@ struct SurfaceFactTests {
         let c = UIPasteboard(name: Constants.pasteboardName, create: true)
         let d = UIPasteboard.withUniqueName()
         let e = Pasteboard(name: "x", create: true)
+        let f = UIPasteboard.init(name: sharedName, create: true)
         """, path: "Named.swift")
         #expect(Self.facts(swift) == [
             "namedPasteboard \"com.example.shared\" 1:9",
             "namedPasteboard \"com.example.other\" 2:9",
             "namedPasteboard Constants.pasteboardName 3:9",
             "namedPasteboard (unique name) 4:9",
+            "namedPasteboard sharedName 6:9",
         ])
         let objectiveC = CFamilyFrontEnd.parse(source: """
         void f(void) {

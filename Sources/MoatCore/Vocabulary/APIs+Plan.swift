@@ -30,6 +30,19 @@ extension APIs {
         selectors: ["loadFileRepresentationForTypeIdentifier:completionHandler:",
                     "loadInPlaceFileRepresentationForTypeIdentifier:completionHandler:"])
 
+    // MARK: Pasteboards
+
+    /// A named pasteboard created or opened: the apps of the same team share it by its name.
+    public static let namedPasteboard = API(
+        "UIPasteboard(name:create:)", classes: ["UIPasteboard"], swift: ["UIPasteboard(name:create:)"], selectors: ["pasteboardWithName:create:"])
+
+    /// A pasteboard with a name the system makes up.
+    public static let uniquePasteboard = API(
+        "UIPasteboard.withUniqueName()", classes: ["UIPasteboard"], swift: ["withUniqueName()"], selectors: ["pasteboardWithUniqueName"])
+
     /// The APIs of this file, for `APIs.all`.
-    static let plan: [API] = [coderDecodeAnyObject, coderDecodeTopLevelObject, keyedUnarchiverRequiresSecureCoding, itemProviderFileLoad]
+    static let plan: [API] = [
+        coderDecodeAnyObject, coderDecodeTopLevelObject, keyedUnarchiverRequiresSecureCoding, itemProviderFileLoad, namedPasteboard,
+        uniquePasteboard,
+    ]
 }

@@ -383,7 +383,7 @@ struct PlanBuilder {
     mutating func pasteboard(_ entry: AttackSurface.Entry, origins: [String], labels: inout [String]) {
         if entry.kind == "named pasteboard" {
             // Which named pasteboards the app opens, and with what names, at run time.
-            labels.append(hook(.method(className: "UIPasteboard", isSwift: false, selector: "pasteboardWithName:create:", isClassMethod: true),
+            labels.append(hook(.method(className: "UIPasteboard", isSwift: false, selector: APIs.namedPasteboard.selectors[0], isClassMethod: true),
                                .pasteboard, origins: origins))
             return
         }

@@ -68,6 +68,10 @@ struct SurfaceFactCollector {
 
     static let pasteboardProperties: Set<String> = ["string", "strings", "url", "urls", "URL", "URLs", "image", "images",
                                                      "color", "colors", "items", "itemProviders"]
+    /// Named (and uniquely named) pasteboards opened by message.
+    static let namedPasteboardSelectors = Set(APIs.namedPasteboard.selectors + APIs.uniquePasteboard.selectors)
+    /// The named pasteboard's initializer called as `.init(name:create:)` on `UIPasteboard`.
+    static let namedPasteboardInit = "init" + APIs.namedPasteboard.swift[0].drop { $0 != "(" }
     /// Swift calls that read the pasteboard by type.
     static let pasteboardReadCalls = Set(APIs.pasteboardContentsByType.swift)
     /// Reads of the pasteboard by message (and the Swift calls, as they are named in the facts).
@@ -151,8 +155,9 @@ struct SurfaceFactCollector {
         func receiverChain() -> [String] { callee.receiver?.nameChain ?? [] }
         let position = expression.range.start
         if isMessageSend {
-            if name == "pasteboardWithName:create:" || name == "pasteboardWithUniqueName", receiverChain().contains("UIPasteboard") {
-                add(.namedPasteboard, name == "pasteboardWithUniqueName" ? "(unique name)" : Self.pasteboardLabel(arguments.first?.value), position)
+            if Self.namedPasteboardSelectors.contains(name), receiverChain().contains("UIPasteboard") {
+                add(.namedPasteboard, APIs.uniquePasteboard.selectors.contains(name) ? "(unique name)" : Self.pasteboardLabel(arguments.first?.value),
+                    position)
                 return
             }
             if let owner = Self.objectiveCDecoders[name] {
@@ -172,11 +177,11 @@ struct SurfaceFactCollector {
             return
         }
         guard let callName = expression.swiftCallName else { return }
-        if callName == "UIPasteboard(name:create:)" || (callName == "init(name:create:)" && receiverChain().contains("UIPasteboard")) {
+        if APIs.namedPasteboard.swift.contains(callName) || (callName == Self.namedPasteboardInit && receiverChain().contains("UIPasteboard")) {
             add(.namedPasteboard, Self.pasteboardLabel(arguments.first?.value), position)
             return
         }
-        if callName == "withUniqueName()", receiverChain().contains("UIPasteboard") {
+        if APIs.uniquePasteboard.swift.contains(callName), receiverChain().contains("UIPasteboard") {
             add(.namedPasteboard, "(unique name)", position)
             return
         }
