@@ -124,22 +124,6 @@ struct VocabularyLiteralsTests {
         #expect(!Self.spellings.contains("memcpy"))
     }
 
-    /// Spellings still written outside the vocabulary (issue 13 item 4 leftovers), by file.
-    static let leftovers: [String: Set<String>] = [
-        "Sources/MoatRules/Dataflow/Tables/Constants.swift": ["dataWithBytes:length:"],
-        "Sources/MoatRules/Dataflow/Tables/Sinks+CopiesAndFiles.swift": ["Data(bytes:count:)"],
-        "Sources/MoatRules/Dataflow/Tables/Sinks+Sensitive.swift": ["FileManager.createFile(atPath:contents:attributes:)", "NSKeyedArchiver.archiveRootObject(_:toFile:)", "URL(string:)", "URLWithString:", "archiveRootObject:toFile:", "componentsWithString:", "createFileAtPath:contents:attributes:", "initWithString:", "write(to:)", "writeToFile:atomically:", "writeToFile:atomically:encoding:error:", "writeToFile:options:error:", "writeToURL:atomically:", "writeToURL:atomically:encoding:error:", "writeToURL:options:error:"],
-        "Sources/MoatRules/Dataflow/Tables/Sinks+URLActions.swift": ["dataTaskWithRequest:completionHandler:", "dataTaskWithURL:completionHandler:", "downloadTaskWithRequest:completionHandler:", "downloadTaskWithURL:completionHandler:"],
-        "Sources/MoatRules/Dataflow/Tables/Sinks.swift": ["copyMemory(from:byteCount:)", "write(to:)"],
-        "Sources/MoatRules/Dataflow/Tables/Sources+Sensitive.swift": ["objectForKey:"],
-        "Sources/MoatRules/Dataflow/Tables/Sources+Stored.swift": ["objectForKey:", "valueForKey:"],
-        "Sources/MoatRules/Dataflow/Tables/Sources.swift": ["fileURLWithPath:", "fileURLWithPath:isDirectory:", "fileURLWithPath:relativeToURL:"],
-        "Sources/MoatRules/Dataflow/Tables/Transfers.swift": ["setObject:forKeyedSubscript:"],
-        "Sources/MoatRules/Framework/FileLocations.swift": ["fileURLWithPath:", "fileURLWithPath:isDirectory:"],
-        "Sources/MoatRules/Platform/JavaScriptBridgeInventoryRule.swift": ["setObject:forKeyedSubscript:"],
-        "Sources/MoatRules/Platform/WebViewBroadReadAccessRule.swift": ["URLForResource:withExtension:", "URLForResource:withExtension:subdirectory:", "initWithPath:", "initWithURL:"],
-        "Sources/MoatRules/Platform/WebViewHTMLFileBaseURLRule.swift": ["URLForResource:withExtension:", "URLForResource:withExtension:subdirectory:", "initWithContentsOfURL:encoding:error:", "stringWithContentsOfURL:encoding:error:"],
-        "Sources/MoatRules/Storage/CoreDataSecretAttributeRule.swift": ["URLForResource:withExtension:", "addPersistentStoreWithType:configuration:URL:options:error:", "url(forResource:withExtension:)"],
-        "Sources/MoatRules/Storage/FileProtectionNoneRule.swift": ["createDirectoryAtPath:withIntermediateDirectories:attributes:error:"],
-    ]
+    /// Spellings still written outside the vocabulary (issue 13 item 4 leftovers), by file: none left.
+    static let leftovers: [String: Set<String>] = [:]
 }

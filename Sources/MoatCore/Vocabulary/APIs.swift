@@ -173,5 +173,6 @@ public enum APIs {
         + memory
         + archive
         + opening + storage + crypto + tls + checks + delegates
+        + tables
         + plan
 }

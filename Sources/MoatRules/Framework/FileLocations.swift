@@ -35,6 +35,9 @@ public struct FileLocation: Sendable, Equatable {
 }
 
 public enum FileLocations {
+    /// The selectors that build a file URL from a path alone (not relative to another URL).
+    static let pathOnlyFileURLSelectors = Set(APIs.fileURLFromPath.selectors.filter { !$0.contains("relativeToURL") })
+
     /// The location of a URL or path expression, following local names. Nil when unknown.
     public static func locate(_ expression: Expression, _ values: LocalValues, depth budget: Int = 12) -> FileLocation? {
         guard budget > 0 else { return nil }
@@ -150,7 +153,7 @@ public enum FileLocations {
             return result
         case "standardized", "resolvingSymlinksInPath", "standardizingPath", "absoluteURL", "URLByResolvingSymlinksInPath":
             return receiver.flatMap(recurse)
-        case "URL", "NSURL", "fileURLWithPath:", "fileURLWithPath:isDirectory:", "init":
+        case "URL", "NSURL", "init", _ where pathOnlyFileURLSelectors.contains(name):
             if let path = arguments.first(where: { $0.label == "fileURLWithPath" || $0.label == "filePath" })?.value {
                 return recurse(path)
             }

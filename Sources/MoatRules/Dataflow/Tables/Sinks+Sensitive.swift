@@ -37,19 +37,13 @@ extension TaintSinks {
                   kinds: [.sensitive]),
 
         // MARK: Files and property lists (MOAT-STOR-204): what is written; the rule judges protection and backup.
-        TaintSink(kind: .fileWrite, api: "write(to:)",
-                  spelling: APISpelling(swift: ["write"],
-                                        objc: ["writeToFile:atomically:", "writeToURL:atomically:", "writeToURL:options:error:",
-                                               "writeToFile:options:error:", "writeToFile:atomically:encoding:error:",
-                                               "writeToURL:atomically:encoding:error:"]),
+        TaintSink(kind: .fileWrite, api: APIs.fileWrite.swift[0], spelling: APISpelling(APIs.fileWrite),
                   roles: [(.value, .receiver), (.path, .label(["to", "toFile"]))], requiredLabels: ["to", "toFile"],
                   objcForm: SinkForm(roles: [(.value, .receiver), (.path, .index(0))]), kinds: [.sensitive]),
-        TaintSink(kind: .fileWrite, api: "FileManager.createFile(atPath:contents:attributes:)",
-                  spelling: APISpelling(swift: ["createFile"], objc: ["createFileAtPath:contents:attributes:"]),
+        TaintSink(kind: .fileWrite, api: APIs.fileManagerCreateFile.name, spelling: APISpelling(APIs.fileManagerCreateFile),
                   roles: [(.value, .label(["contents"])), (.path, .label(["atPath"]))], requiredLabels: ["contents"],
                   objcForm: SinkForm(roles: [(.value, .label(["contents"])), (.path, .index(0))]), kinds: [.sensitive]),
-        TaintSink(kind: .fileWrite, api: "NSKeyedArchiver.archiveRootObject(_:toFile:)",
-                  spelling: APISpelling(swift: ["archiveRootObject"], objc: ["archiveRootObject:toFile:"]),
+        TaintSink(kind: .fileWrite, api: APIs.keyedArchiverArchiveToFile.name, spelling: APISpelling(APIs.keyedArchiverArchiveToFile),
                   roles: [(.value, .index(0)), (.path, .label(["toFile"]))], receivers: ["NSKeyedArchiver"], kinds: [.sensitive]),
         TaintSink(kind: .fileWrite, api: "FileHandle.write(_:)",
                   spelling: APISpelling(swift: ["write"], objc: ["writeData:", "writeData:error:"]),
@@ -132,8 +126,10 @@ extension TaintSinks {
                   roles: [(.value, .all)], receivers: pasteboardReceivers, kinds: [.sensitive], isSetter: true),
 
         // MARK: URLs (MOAT-NET-301): the rule reports a secret in a query string or an http:// URL.
-        TaintSink(kind: .urlString, api: "URL(string:)",
-                  spelling: APISpelling(swift: ["URL", "NSURL", "URLComponents"], objc: ["URLWithString:", "initWithString:", "componentsWithString:"]),
+        // The string alone: the selectors of one argument (a URL relative to another is not watched).
+        TaintSink(kind: .urlString, api: APIs.urlFromString.name,
+                  spelling: APISpelling(swift: ["URL", "NSURL", "URLComponents"],
+                                        objc: APIs.urlFromString.selectors.filter { $0.filter { $0 == ":" }.count == 1 }),
                   roles: [(.url, .label(["string", "URLWithString", "initWithString", "componentsWithString"]))],
                   requiredLabels: ["string", "URLWithString", "initWithString", "componentsWithString"], kinds: [.sensitive]),
         TaintSink(kind: .urlString, api: "URLQueryItem(name:value:)",

@@ -35,6 +35,11 @@ enum URLActions {
     static let defaultsStores = ["UserDefaults", "defaults", "Defaults", "standardUserDefaults", "standard", "NSUbiquitousKeyValueStore",
                                  "keyValueStore", "KeyValueStore"]
     static let sessions = ["URLSession", "session", "Session", "sharedSession", "NSURLSession"]
+    /// URLSession's tasks and async calls (upload tasks by their Swift names only).
+    static let sessionFetches: APISpelling = {
+        let all = APISpelling(APIs.sessionDelegateTask, APIs.sessionDataTask, APIs.sessionDownloadTask, APIs.sessionData, APIs.sessionDownload)
+        return APISpelling(swift: all.swift, objc: all.objc.filter { !$0.hasPrefix("upload") })
+    }()
 
     static let all: [TaintSink] = [
         // Store: a setting or a value the app trusts later (a server address, a referral, a feature flag).
@@ -42,11 +47,8 @@ enum URLActions {
                   spelling: APISpelling(swift: ["set", "setValue"], objc: ["setObject:forKey:", "setValue:forKey:", "setString:forKey:"]),
                   roles: [(.data, .index(0))], receivers: defaultsStores, requiredLabels: ["forKey"], kinds: [.untrusted]),
         // Fetch: the app requests what the URL names (with its cookies and headers).
-        TaintSink(kind: .urlAction, api: "URLSession.dataTask(with:)",
-                  spelling: APISpelling(swift: ["dataTask", "downloadTask", "uploadTask", "data", "download", "bytes", "upload"],
-                                        objc: ["dataTaskWithURL:", "dataTaskWithRequest:", "dataTaskWithURL:completionHandler:",
-                                               "dataTaskWithRequest:completionHandler:", "downloadTaskWithURL:", "downloadTaskWithRequest:",
-                                               "downloadTaskWithURL:completionHandler:", "downloadTaskWithRequest:completionHandler:"]),
+        TaintSink(kind: .urlAction, api: APIs.sessionDelegateTask.name,
+                  spelling: sessionFetches,
                   roles: [(.url, .index(0))], receivers: sessions, kinds: [.untrusted]),
         // Show: a screen built from the URL's values (only what the user sees).
         TaintSink(kind: .urlNavigation, api: "pushViewController/present",

@@ -9,9 +9,7 @@ import MoatSyntax
 extension TaintSources {
     static let stored: [TaintSource] = [
         TaintSource(kind: .storedValue, description: "a value read back from UserDefaults",
-                    pattern: .call(names: APISpelling(swift: ["string", "object", "stringArray", "array", "value"],
-                                                      objc: ["stringForKey:", "objectForKey:", "stringArrayForKey:", "arrayForKey:",
-                                                             "valueForKey:"]),
+                    pattern: .call(names: APISpelling(APIs.defaultsRead),
                                    receivers: ["UserDefaults", "NSUserDefaults", "standardUserDefaults", "defaults", "Defaults"],
                                    labels: ["forKey", "stringForKey", "objectForKey", "stringArrayForKey", "arrayForKey", "valueForKey"]),
                     confidence: .low, addsToResult: true),

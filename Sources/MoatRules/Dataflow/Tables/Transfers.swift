@@ -175,8 +175,8 @@ enum Transfers {
         CallTransfer(spelling: APISpelling(
             swift: ["append", "insert", "add", "push", "formUnion", "merge", "updateValue", "addObjectsFromArray", "appendContentsOf"],
             objc: ["addObject:", "addObjectsFromArray:", "setObject:forKey:", "setValue:forKey:", "appendString:", "appendFormat:",
-                   "appendData:", "appendBytes:length:", "addEntriesFromDictionary:", "unionSet:", "setObject:forKeyedSubscript:",
-                   "insertObject:atIndex:"]),
+                   "appendData:", "appendBytes:length:", "addEntriesFromDictionary:", "unionSet:", "insertObject:atIndex:"]
+                + APIs.keyedSubscriptStore.selectors),
                      effect: .mutatesReceiver),
         CallTransfer(spelling: APISpelling(APIs.memoryCopyC), effect: .copiesArgument(from: 1, into: 0, arity: 3)),
         CallTransfer(spelling: APISpelling(
