@@ -145,34 +145,8 @@ struct VocabularyLiteralsTests {
         #expect(!Self.spellings.contains("memcpy"))
     }
 
-    @Test func theScanFindsCSymbolsThatAreDistinctive() {
-        // C functions the vocabulary declares and the symbols binaries import for them are found; short
-        // lowercase names (`open`, also `UIApplication.open(_:)`) and names the vocabulary does not declare are not.
-        let source = #"""
-        static let names: Set<String> = ["CCCrypt", "memcpy", "_strcpy", "sqlite3_exec", "open", "fgets", "notAnAPI"] // "getenv"
-        .triggering("A.c", """
-            CCHmac(kCCHmacAlgSHA256, key, 16, data, n, mac);
-            let s = "SecTrustEvaluate"
-            """),
-        """#
-        let found = Self.literals(in: source).filter(Self.cSymbols.contains)
-        #expect(found == ["CCCrypt", "memcpy", "_strcpy", "sqlite3_exec"])
-        #expect(Self.cSymbols.isSuperset(of: ["CCHmac", "SecTrustEvaluate", "getenv", "_rand", "strlcpy"]))
-        #expect(Self.cSymbols.isDisjoint(with: ["open", "read", "fopen", "fgets", "_notAFunction"]))
-        #expect(Self.cSymbols.contains("_open") && !Self.spellings.contains("CCCrypt"))
-    }
-
-    /// Spellings still written outside the vocabulary (issue 13 item 4 leftovers), by file.
-    static let leftovers: [String: Set<String>] = [
-        "Sources/MoatReport/Plan/PlanBuilder.swift": ["JSONObjectWithData:options:error:", "NSKeyedUnarchiver(forReadingFrom:)", "NSKeyedUnarchiver(forReadingWith:)", "XMLParser(contentsOf:)", "XMLParser(data:)", "XMLParser(stream:)", "data(forPasteboardType:)", "dataForPasteboardType:", "initForReadingFromData:error:", "initForReadingWithData:", "initWithCoder:", "initWithContentsOfURL:", "initWithData:", "initWithStream:", "propertyListWithData:options:format:error:", "setShouldResolveExternalEntities:", "unarchiveObject(with:)", "unarchiveObject(withFile:)", "unarchiveObjectWithData:", "unarchiveObjectWithFile:", "unarchiveTopLevelObjectWithData(_:)", "unarchiveTopLevelObjectWithData:error:", "unarchivedArrayOfObjects(ofClass:from:)", "unarchivedArrayOfObjects(ofClasses:from:)", "unarchivedArrayOfObjectsOfClass:fromData:error:", "unarchivedArrayOfObjectsOfClasses:fromData:error:", "unarchivedDictionary(keysOfClass:objectsOfClass:from:)", "unarchivedDictionary(keysOfClasses:objectsOfClasses:from:)", "unarchivedDictionary(ofKeyClass:objectClass:from:)", "unarchivedDictionaryWithKeysOfClass:objectsOfClass:fromData:error:", "unarchivedDictionaryWithKeysOfClasses:objectsOfClasses:fromData:error:", "unarchivedObject(ofClass:from:)", "unarchivedObject(ofClasses:from:)", "unarchivedObjectOfClass:fromData:error:", "unarchivedObjectOfClasses:fromData:error:", "value(forPasteboardType:)", "valueForPasteboardType:"],
-        "Sources/MoatReport/Plan/PlanSources.swift": ["objectForKey:", "objectForKeyedSubscript:", "valueForKey:"],
-        "Sources/MoatRules/Code/InsecureCodingClassRule.swift": ["decodeObjectForKey:"],
-        "Sources/MoatRules/Framework/SurfaceTables.swift": ["loadDataRepresentationForTypeIdentifier:completionHandler:", "loadItemForTypeIdentifier:options:completionHandler:"],
-        "Sources/MoatRules/Platform/URLSchemeRules.swift": ["application(_:handleOpen:)", "application(_:open:options:)", "application(_:open:sourceApplication:annotation:)", "application:handleOpenURL:", "application:openURL:options:", "application:openURL:sourceApplication:annotation:"],
-        "Sources/MoatRules/Privacy/PermissionTable.swift": ["evaluatePolicy:localizedReason:reply:"],
-        "Sources/MoatScan/ChangeReview/ThreatQuestions.swift": ["decodeObjectForKey:"],
-        "Sources/MoatSyntax/Model/SurfaceFacts.swift": ["data(forPasteboardType:)", "dataForPasteboardType:", "decode(_:from:)", "value(forPasteboardType:)", "valueForPasteboardType:"],
-    ]
+    /// Spellings still written outside the vocabulary (issue 13 item 4 leftovers), by file: none left.
+    static let leftovers: [String: Set<String>] = [:]
 
     /// C names (`cSymbols`) still written outside the vocabulary, by file.
     static let cSymbolLeftovers: [String: Set<String>] = [
