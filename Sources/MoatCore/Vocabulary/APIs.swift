@@ -175,4 +175,5 @@ public enum APIs {
         + opening + storage + crypto + tls + checks + delegates
         + tables
         + plan
+        + shared
 }

@@ -370,15 +370,22 @@ struct PlanBuilder {
 
     // MARK: Pasteboard
 
-    static let pasteboardSelectors: [String: [String]] = [
-        "string": ["string", "setString:"], "strings": ["strings", "setStrings:"], "url": ["URL", "setURL:"], "URL": ["URL", "setURL:"],
-        "urls": ["URLs", "setURLs:"], "URLs": ["URLs", "setURLs:"], "image": ["image", "setImage:"], "images": ["images", "setImages:"],
-        "color": ["color", "setColor:"], "colors": ["colors", "setColors:"], "items": ["items", "setItems:"],
-        "itemProviders": ["itemProviders", "setItemProviders:"],
-        "setItems(_:options:)": ["setItems:options:"], "addItems(_:)": ["addItems:"], "setValue(_:forPasteboardType:)": ["setValue:forPasteboardType:"],
-        "setData(_:forPasteboardType:)": ["setData:forPasteboardType:"],
-        "setItemProviders(_:localOnly:expirationDate:)": ["setItemProviders:localOnly:expirationDate:"],
-    ].merging(APIs.pasteboardContentsByType.selectorsBySwiftName.mapValues { [$0] }) { first, _ in first }
+    /// The selectors to hook for a pasteboard entry, by the entry's last word: a property (`string`, `URL`
+    /// or `url`) gives its getter and its setter, a Swift call its selector.
+    static let pasteboardSelectors: [String: [String]] = {
+        var table: [String: [String]] = ["itemProviders": ["itemProviders", "setItemProviders:"]]
+        for setter in APIs.pasteboardPropertyWrite.selectors {
+            // `setURLs:` sets `URLs`, `setString:` sets `string`.
+            let name = setter.dropFirst(3).dropLast()
+            let property = name.dropFirst().first?.isUppercase == true ? String(name) : name.prefix(1).lowercased() + name.dropFirst()
+            table[property] = [property, setter]
+            if property.first?.isUppercase == true { table[property.lowercased()] = [property, setter] }
+        }
+        for api in [APIs.pasteboardItemsWrite, APIs.pasteboardWriteByType, APIs.pasteboardContentsByType] {
+            for (swift, selector) in api.selectorsBySwiftName where table[swift] == nil { table[swift] = [selector] }
+        }
+        return table
+    }()
 
     mutating func pasteboard(_ entry: AttackSurface.Entry, origins: [String], labels: inout [String]) {
         if entry.kind == "named pasteboard" {

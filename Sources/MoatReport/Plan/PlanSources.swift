@@ -140,7 +140,7 @@ final class PlanSources {
     }
 
     static let comparisonCalls: Set<String> = [
-        "isEqualToString:", "isEqual:", "hasPrefix:", "hasSuffix:", "containsString:", "caseInsensitiveCompare:", "compare:",
+        "isEqualToString:", APIs.objectEquality.selectors[0], "hasPrefix:", "hasSuffix:", "containsString:", "caseInsensitiveCompare:", "compare:",
         "hasPrefix", "hasSuffix", "contains", "starts", "elementsEqual", "caseInsensitiveCompare", "compare", "localizedCaseInsensitiveCompare",
     ]
     /// Calls that read a URL's parameter by name: the app's own helpers, and the keyed lookups of a

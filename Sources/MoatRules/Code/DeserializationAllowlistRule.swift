@@ -174,11 +174,11 @@ public struct DeserializationAllowlistRule: SourceRule {
     public init() {}
 
     static let broadClasses: Set<String> = ["NSObject", "NSProxy", "AnyObject", "NSObjectProtocol"]
-    static let collectors: Set<String> = ["addObject:", "insert", "append", "add", "formUnion", "union", "unionSet:",
-                                          "setWithObjects:count:", "initWithObjects:count:", "arrayWithObjects:count:",
-                                          "addObjectsFromArray:", "setByAddingObject:", "Set", "NSSet", "Array", "NSMutableSet"]
-    static let filters: Set<String> = ["class_conformsToProtocol", "conformsToProtocol:", "conforms", "isSubclassOfClass:",
-                                       "isSubclass", "containsObject:", "contains", "class_getSuperclass"]
+    static let collectors: Set<String> = Set(["insert", "append", "add", "formUnion", "union",
+                                              "setWithObjects:count:", "initWithObjects:count:", "arrayWithObjects:count:",
+                                              "setByAddingObject:", "Set", "NSSet", "Array", "NSMutableSet"] + APIs.collectionAdd.selectors)
+    static let filters: Set<String> = Set(["class_conformsToProtocol", "conforms", "isSubclass", "containsObject:", "contains",
+                                           "class_getSuperclass"] + APIs.classRelationCheck.selectors)
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code

@@ -81,7 +81,7 @@ public struct DictionaryEntries {
             case .expression(let expression):
                 guard case .call(let callee, let arguments, _) = expression.kind, let method = callee.name,
                       let receiver = callee.receiver, LocalValues.assignableName(receiver) == name, arguments.count == 2,
-                      ["updateValue", "setObject:forKey:", "setValue:forKey:", "setObject"].contains(method),
+                      (["updateValue", "setObject"] + APIs.dictionaryWrite.selectors).contains(method),
                       let key = keyName(arguments[1].value) else { return }
                 result.append(Entry(key: key, keyExpression: arguments[1].value, value: arguments[0].value))
             case .declaration:

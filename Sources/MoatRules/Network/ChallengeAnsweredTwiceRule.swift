@@ -69,12 +69,7 @@ public struct ChallengeAnsweredTwiceRule: SourceRule {
 
     public init() {}
 
-    static let senderMethods: Set<String> = [
-        "use", "performDefaultHandling", "cancel", "continueWithoutCredential", "rejectProtectionSpaceAndContinue",
-        "useCredential:forAuthenticationChallenge:", "performDefaultHandlingForAuthenticationChallenge:",
-        "cancelAuthenticationChallenge:", "continueWithoutCredentialForAuthenticationChallenge:",
-        "rejectProtectionSpaceAndContinueWithChallenge:",
-    ]
+    static let senderMethods: Set<String> = Set(APIs.challengeSenderAnswer.swiftBaseNames + APIs.challengeSenderAnswer.selectors)
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code

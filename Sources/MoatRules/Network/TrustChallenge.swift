@@ -48,7 +48,7 @@ struct ChallengeHandler {
                 return Self.isUseCredential(arguments[0].value) && Self.isTrustCredential(arguments[1].value, values)
             }
             guard let name = callee.name else { return false }
-            if isMessageSend, name == "useCredential:forAuthenticationChallenge:", let credential = arguments.first?.value {
+            if isMessageSend, name == APIs.challengeSenderAnswer.selectors[0], let credential = arguments.first?.value {
                 return Self.isTrustCredential(credential, values)
             }
             if !isMessageSend, name == "use", arguments.count == 2, arguments[1].label == "for" {
@@ -132,7 +132,8 @@ struct ChallengeHandler {
     static let nonEvaluating: Set<String> = ["URLCredential", "NSURLCredential", "credentialForTrust:", "initWithTrust:",
                                              "SecTrustGetCertificateCount", "CFRetain", "CFRelease", "print",
                                              APIs.formattedLogC.cFunctions[0], // NSLog
-                                             "completionHandler", "use", "useCredential:forAuthenticationChallenge:"]
+                                             "completionHandler", APIs.challengeSenderAnswer.swiftBaseNames[0], // use
+                                             APIs.challengeSenderAnswer.selectors[0]]
 
     /// A guard fact that means "the trust was evaluated and passed" on this path.
     func isSuccessfulEvaluation(_ fact: GuardFact, _ values: LocalValues, results: Set<String>) -> Bool {

@@ -212,7 +212,7 @@ public struct InsecureSecretTextFieldRule: AppRule {
     }
 
     public func check(_ app: AppModel, _ sink: inout FindingSink) {
-        let secureSetters = ["isSecureTextEntry", "secureTextEntry", "setSecureTextEntry:"]
+        let secureSetters = APIs.secureTextEntry.swift + APIs.secureTextEntry.selectors
         for document in app.interfaceBuilderDocuments where document.isCocoaTouch {
             for field in document.textFields where !field.isSecureTextEntry {
                 let contentType = field.children["textInputTraits"]?["textContentType"]

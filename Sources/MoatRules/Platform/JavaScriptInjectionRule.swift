@@ -212,8 +212,8 @@ public struct JavaScriptInjectionRule: SourceRule {
         for node in [resolved] + reachable {
             guard case .call(let callee, _, _) = node.kind, let name = callee.name else { continue }
             let chain = callee.nameChain
-            if chain.contains("JSONSerialization") || chain.contains("JSONEncoder") || name == "dataWithJSONObject:options:error:" { return true }
-            if name == "addingPercentEncoding" || name == "stringByAddingPercentEncodingWithAllowedCharacters:" { return true }
+            if chain.contains("JSONSerialization") || chain.contains("JSONEncoder") || name == APIs.jsonSerializationWrite.selectors[0] { return true }
+            if APIs.percentEncoding.callNames.contains(name) { return true } // addingPercentEncoding, and its selector
             if encoders.contains(name) { return true }
         }
         if case .member(_, let name) = resolved.strippedOfCasts.kind, ["url", "string", "absoluteString", "URL"].contains(name),
@@ -266,9 +266,9 @@ public struct JavaScriptInjectionRule: SourceRule {
                     return operandParts(only.value, values, depth)
                 }
                 return []
-            case "stringWithFormat:", "initWithFormat:", "localizedStringWithFormat:":
+            case APIs.stringFormat, "localizedStringWithFormat:":
                 return arguments.dropFirst().map(\.value).filter { !isSafeValue($0, values) }
-            case "appending", "appendingFormat", "stringByAppendingString:", "stringByAppendingFormat:":
+            case "appending", "appendingFormat", APIs.stringAppend:
                 let base = callee.receiver.map { operandParts($0, values, depth) } ?? []
                 return base + arguments.map(\.value).flatMap { operandParts($0, values, depth) }
             default:
@@ -294,8 +294,8 @@ public struct JavaScriptInjectionRule: SourceRule {
 
     private static func isStringBuilder(_ expression: Expression) -> Bool {
         guard let name = expression.strippedOfCasts.name else { return false }
-        return ["String", "NSString", "init", "stringWithFormat:", "initWithFormat:", "appending", "appendingFormat",
-                "stringByAppendingString:", "stringByAppendingFormat:"].contains(name)
+        return (["String", "NSString", "init", "appending", "appendingFormat"] + APIs.stringFormat.selectors + APIs.stringAppend.selectors)
+            .contains(name)
     }
 
     /// The JavaScript quote a text leaves open (`'`, `"` or a backtick), given the one open before it.
@@ -336,7 +336,7 @@ public struct JavaScriptInjectionRule: SourceRule {
             return true // a Bool: prints as true or false
         case .prefix("!", _): return true
         case .ternary(_, let then, let otherwise): return isSafeValue(then, values) && isSafeValue(otherwise, values)
-        case .call(let callee, _, _) where ["base64EncodedString", "base64EncodedStringWithOptions:"].contains(callee.name ?? ""):
+        case .call(let callee, _, _) where APIs.base64Encoding.callNames.contains(callee.name ?? ""):
             // The base64 alphabet has no quotes or backslashes.
             return true
         case .call(let callee, _, _) where ["Int", "Double", "Float", "CGFloat", "Bool"].contains(callee.name ?? ""): return true

@@ -123,7 +123,7 @@ public struct CoreDataFileProtectionRule: SourceRule {
         }
         file.forEachExpression { expression, context in
             guard case .call(let callee, let arguments, let isMessageSend) = expression.kind, let name = callee.name else { return }
-            if isMessageSend ? name == "loadPersistentStoresWithCompletionHandler:" : name == "loadPersistentStores" {
+            if isMessageSend ? name == APIs.persistentStoresLoad.selectors[0] : name == APIs.persistentStoresLoad.swiftBaseNames[0] {
                 if !fileSetsProtection, !describesStores {
                     report(expression, "`loadPersistentStores` loads the container's default store description, which has no `NSPersistentStoreFileProtectionKey`", file, &sink)
                 }

@@ -129,7 +129,7 @@ public struct CoreDataSecretAttributeRule: AppRule {
 
     /// Names in code that open a persistent store: containers load theirs, coordinators add them.
     /// (The first four are calls, the last two containers.)
-    static let storeOpeners = ["loadPersistentStores", "loadPersistentStoresWithCompletionHandler:"]
+    static let storeOpeners = APIs.persistentStoresLoad.swiftBaseNames + APIs.persistentStoresLoad.selectors
         + APIs.coreDataAddPersistentStore.swiftBaseNames + APIs.coreDataAddPersistentStore.selectors
         + ["NSPersistentContainer", "NSPersistentCloudKitContainer"]
     static let protectionKey = "NSPersistentStoreFileProtectionKey"

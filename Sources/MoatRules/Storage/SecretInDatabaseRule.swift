@@ -226,7 +226,7 @@ public struct SecretInDatabaseRule: SourceRule {
                                   confidence: SensitiveFlows.confidence(taint, rule: Self.description.confidence), &sink)
         }
         // Without a flow: a Core Data attribute or key-value entry whose key names a secret.
-        guard unit.names.contains("forKey") || unit.names.containsAny(["setValue:forKey:", "setObject:forKey:", "setString:forKey:"]) else { return }
+        guard unit.names.contains("forKey") || unit.names.containsAny(APIs.defaultsWrite.selectors.prefix(3)) else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: { call in
             guard case .call(let callee, _, _) = call.kind, let name = callee.name else { return false }

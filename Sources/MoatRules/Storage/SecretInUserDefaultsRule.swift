@@ -70,7 +70,7 @@ public struct SecretInUserDefaultsRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard unit.names.contains("forKey") || unit.names.containsAny(["setObject:forKey:", "setValue:forKey:", "setString:forKey:", "AppStorage"])
+        guard unit.names.contains("forKey") || unit.names.containsAny(APIs.defaultsWrite.selectors.prefix(3) + ["AppStorage"])
         else { return }
         let cache = LocalValuesCache(file: file)
         var reported = Set<Int>()

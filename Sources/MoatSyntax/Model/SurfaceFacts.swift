@@ -83,13 +83,10 @@ struct SurfaceFactCollector {
         }
         return table
     }()
-    static let pasteboardWriteMethods: Set<String> = [
-        "setValue(_:forPasteboardType:)", "setData(_:forPasteboardType:)", "setItems(_:options:)", "addItems(_:)",
-        "setItemProviders(_:localOnly:expirationDate:)", "setObjects(_:)", "setObjects(_:localOnly:expirationDate:)",
-        "setValue:forPasteboardType:", "setData:forPasteboardType:", "setItems:options:", "addItems:", "setItems:",
-        "setString:", "setStrings:", "setURL:", "setURLs:", "setImage:", "setImages:", "setColor:", "setColors:",
-        "setItemProviders:localOnly:expirationDate:", "setObjects:", "setObjects:localOnly:expirationDate:",
-    ]
+    /// Writes of the pasteboard: Swift calls, and messages (property setters included).
+    static let pasteboardWriteMethods: Set<String> = Set(
+        [APIs.pasteboardWriteByType, APIs.pasteboardItemsWrite, APIs.pasteboardObjectsWrite].flatMap { $0.swift + $0.selectors }
+            + APIs.pasteboardPropertyWrite.selectors)
 
     /// Swift keyed-unarchiver calls, by call name.
     static let unarchiverCalls: Set<String> = Set(APIs.keyedUnarchiverLegacy.swift + APIs.keyedUnarchiverSecure.swift)

@@ -18,7 +18,8 @@ public enum ConstantTables {
     /// Members that turn a string into its bytes (`"…".utf8`, `[s UTF8String]`).
     public static let byteMembers: Set<String> = ["utf8", "bytes", "UTF8String", "utf8CString"]
     /// Methods whose receiver's bytes they return (`"…".data(using: .utf8)`, `[s dataUsingEncoding:]`).
-    public static let byteMethods: Set<String> = ["data", "dataUsingEncoding:", "UTF8String", "cString", "cStringUsingEncoding:", "bytes"]
+    public static let byteMethods: Set<String> = Set(["data", "UTF8String", "cString", "bytes"]
+        + APIs.stringData.selectors + APIs.stringCString.selectors)
     /// Initializers and functions whose first argument's bytes they return (`Data("…".utf8)`,
     /// `Data(base64Encoded: "…")`, `Array("…".utf8)`, `[NSData dataWithBytes:length:]`).
     public static let byteInitializers: Set<String> = [

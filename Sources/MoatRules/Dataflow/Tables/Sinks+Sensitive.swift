@@ -28,10 +28,8 @@ extension TaintSinks {
 
     static let sensitive: [TaintSink] = [
         // MARK: UserDefaults and iCloud key-value store (MOAT-STOR-203)
-        TaintSink(kind: .defaultsWrite, api: "UserDefaults.set(_:forKey:)",
-                  spelling: APISpelling(swift: ["set", "setValue", "setObject"],
-                                        objc: ["setObject:forKey:", "setValue:forKey:", "setString:forKey:", "setData:forKey:",
-                                               "setArray:forKey:", "setDictionary:forKey:"]),
+        TaintSink(kind: .defaultsWrite, api: APIs.defaultsWrite.name,
+                  spelling: APISpelling(swift: ["set", "setValue", "setObject"], objc: APIs.defaultsWrite.selectors),
                   roles: [(.value, .index(0)), (.key, .label(["forKey"])), (.destination, .receiver)], receivers: defaultsReceivers,
                   requiredLabels: ["forKey"],
                   kinds: [.sensitive]),
@@ -52,7 +50,7 @@ extension TaintSinks {
 
         // MARK: Databases (MOAT-STOR-301): Core Data, SQLite, FMDB, GRDB, Realm, key-value stores.
         TaintSink(kind: .databaseWrite, api: "NSManagedObject.setValue(_:forKey:)",
-                  spelling: APISpelling(swift: ["setValue"], objc: ["setValue:forKey:"]),
+                  spelling: APISpelling(swift: ["setValue"], objc: APIs.keyValueCodingWrite.selectors),
                   roles: [(.value, .index(0)), (.key, .label(["forKey"]))], receivers: managedObjectReceivers, requiredLabels: ["forKey"],
                   kinds: [.sensitive]),
         TaintSink(kind: .databaseWrite, api: APIs.sqliteBind.name, spelling: APISpelling(APIs.sqliteBind),
@@ -67,17 +65,15 @@ extension TaintSinks {
         TaintSink(kind: .databaseWrite, api: "GRDB Database.execute(sql:arguments:)",
                   spelling: APISpelling(swift: ["execute"]), roles: [(.value, .label(["arguments"]))], requiredLabels: ["sql"],
                   kinds: [.sensitive]),
-        TaintSink(kind: .databaseWrite, api: "Realm.add(_:)",
-                  spelling: APISpelling(swift: ["add", "create"], objc: ["addObject:", "addOrUpdateObject:", "createObject:withValue:",
-                                                                         "createInRealm:withValue:", "createOrUpdateInRealm:withValue:"]),
+        TaintSink(kind: .databaseWrite, api: APIs.realmWrite.name,
+                  spelling: APISpelling(swift: ["add", "create"], objc: APIs.realmWrite.selectors),
                   roles: [(.value, .index(0)), (.value, .label(["value", "withValue"]))], receivers: realmReceivers, kinds: [.sensitive]),
         // Key-value and document databases: MMKV (`set(_:forKey:)`, `setString:forKey:`), PINCache and YYCache
         // (`setObject:forKey:`), Objective-LevelDB, hyperoslo Cache's `Storage.setObject(_:forKey:)`,
         // Couchbase Lite's `MutableDocument.setString(_:forKey:)`.
         TaintSink(kind: .databaseWrite, api: "a key-value store's set(_:forKey:)",
                   spelling: APISpelling(swift: ["set", "setObject", "setString", "setData", "setValue", "setBlob"],
-                                        objc: ["setObject:forKey:", "setString:forKey:", "setData:forKey:", "setObject:forKey:block:",
-                                               "setObject:forKey:withBlock:", "setValue:forKey:"]),
+                                        objc: APIs.keyValueStoreWrite.selectors),
                   roles: [(.value, .index(0)), (.key, .label(["forKey"]))], receivers: keyValueReceivers, requiredLabels: ["forKey"],
                   kinds: [.sensitive]),
         TaintSink(kind: .databaseWrite, api: "YapDatabase setObject(_:forKey:inCollection:)",
@@ -114,8 +110,9 @@ extension TaintSinks {
         // MARK: Pasteboard (MOAT-STOR-303): the general pasteboard is readable by every app in the foreground.
         TaintSink(kind: .pasteboardWrite, api: "UIPasteboard.setString",
                   spelling: APISpelling(swift: ["setString", "setValue", "setData", "setItems", "addItems", "setObjects"],
-                                        objc: ["setString:", "setValue:forPasteboardType:", "setData:forPasteboardType:", "setItems:",
-                                               "setItems:options:", "addItems:", "setObjects:", "setString:forType:"]),
+                                        objc: [APIs.pasteboardPropertyWrite.selectors[0]] + APIs.pasteboardWriteByType.selectors // setString:
+                                            + [APIs.pasteboardPropertyWrite.selectors[8]] + APIs.pasteboardItemsWrite.selectors.prefix(2) // setItems:
+                                            + APIs.pasteboardObjectsWrite.selectors.prefix(1) + ["setString:forType:"]),
                   roles: [(.value, .index(0))], receivers: pasteboardReceivers, kinds: [.sensitive]),
         TaintSink(kind: .pasteboardWrite, api: "UIPasteboard.string",
                   spelling: APISpelling(swift: ["string", "strings", "url", "urls", "items", "URL", "URLs"]),

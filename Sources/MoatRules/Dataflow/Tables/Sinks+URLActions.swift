@@ -37,8 +37,8 @@ enum URLActions {
 
     static let all: [TaintSink] = [
         // Store: a setting or a value the app trusts later (a server address, a referral, a feature flag).
-        TaintSink(kind: .urlAction, api: "UserDefaults.set(_:forKey:)",
-                  spelling: APISpelling(swift: ["set", "setValue"], objc: ["setObject:forKey:", "setValue:forKey:", "setString:forKey:"]),
+        TaintSink(kind: .urlAction, api: APIs.defaultsWrite.name,
+                  spelling: APISpelling(swift: ["set", "setValue"], objc: Array(APIs.defaultsWrite.selectors.prefix(3))),
                   roles: [(.data, .index(0))], receivers: defaultsStores, requiredLabels: ["forKey"], kinds: [.untrusted]),
         // Fetch: the app requests what the URL names (with its cookies and headers).
         TaintSink(kind: .urlAction, api: APIs.sessionDelegateTask.name,

@@ -283,7 +283,7 @@ enum SensitiveSources {
         TaintSource(kind: .keychain, description: "a value read from the Keychain",
                     pattern: .subscriptRead(receivers: keychainReceivers)),
         TaintSource(kind: .secureTextEntry, description: "the text of a secure text field",
-                    pattern: .secureText(flags: APISpelling(swift: ["isSecureTextEntry"], objc: ["secureTextEntry", "setSecureTextEntry:"]),
+                    pattern: .secureText(flags: APISpelling(APIs.secureTextEntry),
                                          members: APISpelling(swift: ["text"], objc: ["stringValue"]),
                                          bindings: APISpelling(swift: ["SecureField"]))),
         TaintSource(kind: .sensitiveName, description: "a value named as sensitive data", pattern: .sensitiveName, confidence: .medium),

@@ -131,8 +131,8 @@ enum Transfers {
             name: "escaper",
             match: CallMatch(namesOrBaseNames: APISpelling(
                 swift: ["addingPercentEncoding", "escapedPattern", "escapedTemplate"],
-                objc: ["stringByAddingPercentEncodingWithAllowedCharacters:", "stringByAddingPercentEscapesUsingEncoding:",
-                       "escapedPatternForString:", "escapedTemplateForString:"])),
+                objc: APIs.percentEncoding.selectors + ["stringByAddingPercentEscapesUsingEncoding:", "escapedPatternForString:",
+                                                        "escapedTemplateForString:"])),
             effect: .adds([.escaped]), precedence: 30,
             rationale: "Percent-encoding and regular-expression escaping make a string inert in a URL or a pattern."),
         CallResultRule(
@@ -145,7 +145,7 @@ enum Transfers {
         // `sanitiz…` functions are checks: see `Checks.results` (precedence 40).
         CallResultRule(
             name: "JSON serialization",
-            match: CallMatch(names: APISpelling(swift: ["data"], objc: ["dataWithJSONObject:options:error:"]), firstLabel: "withJSONObject"),
+            match: CallMatch(names: APISpelling(swift: ["data"], objc: APIs.jsonSerializationWrite.selectors), firstLabel: "withJSONObject"),
             effect: .adds([.jsonEncoded]), precedence: 50,
             rationale: "JSONSerialization.data(withJSONObject:) quotes every string it writes."),
         CallResultRule(
@@ -173,8 +173,8 @@ enum Transfers {
     static let calls: [CallTransfer] = [
         CallTransfer(spelling: APISpelling(
             swift: ["append", "insert", "add", "push", "formUnion", "merge", "updateValue", "addObjectsFromArray", "appendContentsOf"],
-            objc: ["addObject:", "addObjectsFromArray:", "setObject:forKey:", "setValue:forKey:", "appendString:", "appendFormat:",
-                   "appendData:", "appendBytes:length:", "addEntriesFromDictionary:", "unionSet:", "insertObject:atIndex:"]
+            objc: APIs.collectionAdd.selectors + APIs.dictionaryWrite.selectors
+                + ["appendString:", "appendFormat:", "appendData:", "appendBytes:length:", "addEntriesFromDictionary:", "insertObject:atIndex:"]
                 + APIs.keyedSubscriptStore.selectors),
                      effect: .mutatesReceiver),
         CallTransfer(spelling: APISpelling(APIs.memoryCopyC), effect: .copiesArgument(from: 1, into: 0, arity: 3)),
@@ -221,11 +221,11 @@ enum Transfers {
         swift: ["format", "encode", "data", "archivedData", "jsonObject", "base64EncodedString", "base64EncodedData", "joined",
                 "appending", "appendingFormat", "replacingOccurrences", "trimmingCharacters", "lowercased", "uppercased", "localizedStringWithFormat",
                 "dictionaryWithValues"],
-        objc: ["stringWithFormat:", "initWithFormat:", "stringByAppendingString:", "stringByAppendingFormat:", "dataUsingEncoding:",
-               "dataWithJSONObject:options:error:", "archivedDataWithRootObject:", "archivedDataWithRootObject:requiringSecureCoding:error:",
+        objc: APIs.stringFormat.selectors + APIs.stringAppend.selectors + APIs.stringData.selectors + APIs.jsonSerializationWrite.selectors + [
+               "archivedDataWithRootObject:", "archivedDataWithRootObject:requiringSecureCoding:error:",
                "dataFromPropertyList:format:options:error:", "dataWithPropertyList:format:options:error:", "dictionaryWithObject:forKey:",
                "dictionaryWithObjectsAndKeys:", "arrayWithObjects:", "arrayWithObject:", "initWithData:encoding:", "stringWithString:",
-               "base64EncodedStringWithOptions:", "componentsJoinedByString:"],
+               "componentsJoinedByString:"] + APIs.base64Encoding.selectors,
         c: ["strdup", "CFStringCreateWithFormat", "CFBridgingRelease", "CFBridgingRetain"]).names)
 
     /// HTTP client calls whose result is a request object that keeps its parameters and prints them
