@@ -95,6 +95,81 @@ public struct NonShippingRegion: Codable, Sendable, Hashable {
 /// The first matching reason from the outermost folder wins; the file name is looked at last.
 public enum ShippingScope {
     public static func reason(forPath path: String) -> NonShippingReason? {
+        // Asked of every discovered file, every summary and the attack surface: an ASCII path is read as
+        // bytes (the same answers: in ASCII every byte but CR LF is a character of its own, and none of the
+        // names compared holds CR or LF); any other path as characters.
+        var path = path
+        if let reason = path.withUTF8({ asciiReason(forPath: $0) }) { return reason }
+        return characterReason(forPath: path)
+    }
+
+    /// The reason of an ASCII path (`.some(nil)` when it ships), or nil when the path is not ASCII.
+    static func asciiReason(forPath path: UnsafeBufferPointer<UInt8>) -> NonShippingReason?? {
+        for byte in path where byte >= 0x80 { return nil }
+        // Components as `split(separator: "/")` gives them: empty ones are left out.
+        var start = 0
+        var last: Range<Int>?
+        var index = 0
+        while index <= path.count {
+            if index == path.count || path[index] == UInt8(ascii: "/") {
+                if index > start {
+                    if let folder = last, let reason = asciiReason(forFolder: UnsafeBufferPointer(rebasing: path[folder])) {
+                        return .some(reason)
+                    }
+                    last = start..<index
+                }
+                start = index + 1
+            }
+            index += 1
+        }
+        guard let name = last.map({ UnsafeBufferPointer(rebasing: path[$0]) }) else { return .some(nil) }
+        // The name before its first dot (`split(separator: ".").first`: the first non-empty part), or the name.
+        var base = name
+        var partStart = 0
+        for position in 0...name.count where position == name.count || name[position] == UInt8(ascii: ".") {
+            if position > partStart {
+                base = UnsafeBufferPointer(rebasing: name[partStart..<position])
+                break
+            }
+            partStart = position + 1
+        }
+        if hasSuffix(base, "Tests") || hasSuffix(base, "Spec") || hasSuffix(base, "Specs") { return .some(.test) }
+        if hasSuffix(base, "Mock") || hasSuffix(base, "Mocks") { return .some(.mock) }
+        if hasPrefix(base, "Mock"), base.count > 4, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(base[4]) { return .some(.mock) }
+        return .some(nil)
+    }
+
+    static func asciiReason(forFolder name: UnsafeBufferPointer<UInt8>) -> NonShippingReason? {
+        if hasSuffix(name, "Tests") || hasSuffix(name, "Specs") || hasPrefix(name, "UITest") || hasSuffix(name, "TestSupport")
+            || hasSuffix(name, "TestHelpers") {
+            return .test
+        }
+        guard name.count <= longestFolderName else { return nil }
+        var lowercased = [UInt8](name)
+        for index in lowercased.indices where (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(lowercased[index]) {
+            lowercased[index] += 0x20
+        }
+        return foldersByLowercasedName[String(decoding: lowercased, as: UTF8.self)]
+    }
+
+    private static func hasSuffix(_ bytes: UnsafeBufferPointer<UInt8>, _ suffix: StaticString) -> Bool {
+        let count = suffix.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        let start = suffix.utf8Start
+        for index in 0..<count where bytes[bytes.count - count + index] != start[index] { return false }
+        return true
+    }
+
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        let start = prefix.utf8Start
+        for index in 0..<count where bytes[index] != start[index] { return false }
+        return true
+    }
+
+    /// The reason read character by character: what `reason(forPath:)` answers for any path.
+    static func characterReason(forPath path: String) -> NonShippingReason? {
         let components = path.split(separator: "/")
         for component in components.dropLast() {
             if let reason = reason(forFolder: component) { return reason }

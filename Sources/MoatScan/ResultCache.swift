@@ -12,9 +12,12 @@ import MoatSyntax
 /// Per-file analysis results of source files, keyed by content hash, tool version, rules fingerprint, the
 /// rules that ran and the file's path. A second scan of an unchanged tree only reads and hashes files.
 ///
-/// Layout: `<cache dir>/v1/<first two hex digits>/<key>.json`: the entry's JSON, then (for source files
-/// analyzed by the dataflow rules) a newline and the file's dataflow facts (`FactsCoding`). Entries are written
-/// atomically; an unreadable or corrupt entry is a miss, never an error (corrupt facts count as none).
+/// Layout: `<cache dir>/v2/<first two hex digits>/<key>.entry`: the entry in `BinaryWriter`'s compact form
+/// (`Entry.encoded`: a magic and version, the findings, the file's summary, its suppressions and errors, and
+/// for source files analyzed by the dataflow rules the file's dataflow facts in `FactsCoding`'s form).
+/// Entries are written atomically; an unreadable, corrupt or truncated entry is a miss, never an error.
+/// Older Moat versions wrote JSON entries under `v1/` (`<key>.json`): they are never read, and `trim`
+/// counts and evicts them like the others.
 ///
 /// Where: by default in the user's cache folder (`userCacheBase`), one folder per scanned root
 /// (`folder(forRoots:in:)`), never in the scanned tree. Size: `trim` evicts the least recently used
@@ -31,6 +34,57 @@ public struct ResultCache: Sendable {
 
         enum CodingKeys: String, CodingKey {
             case findings, summary, suppressions, errors
+        }
+
+        public init(findings: [Finding], summary: SourceSummary, suppressions: [SuppressionDirective], errors: [ScanError],
+                    facts: [UInt8]? = nil) {
+            self.findings = findings
+            self.summary = summary
+            self.suppressions = suppressions
+            self.errors = errors
+            self.facts = facts
+        }
+
+        /// "MCE" and the layout's version: an entry of another layout is a miss.
+        static let magic: [UInt8] = Array("MCE1".utf8)
+
+        /// The entry in the cache's compact form (the generic JSON encoder cost more than the rest of storing
+        /// an entry: about 5 % of a cold scan).
+        public var encoded: [UInt8] {
+            var writer = BinaryWriter()
+            writer.bytes.reserveCapacity(4096)
+            writer.bytes.append(contentsOf: Self.magic)
+            writer.list(findings) { $0.finding($1) }
+            writer.summary(summary)
+            writer.list(suppressions) { writer, directive in
+                writer.string(directive.path)
+                writer.int(directive.line)
+                writer.int(directive.column)
+                writer.strings(directive.ruleIds)
+                writer.optionalString(directive.reason)
+            }
+            writer.list(errors) { $0.scanError($1) }
+            writer.optional(facts) { $0.raw($1) }
+            return writer.bytes
+        }
+
+        /// The entry `encoded` wrote, or nil when the bytes are of another layout, truncated or corrupt.
+        public init?(encoded bytes: [UInt8]) {
+            var reader = BinaryReader(bytes: bytes)
+            guard reader.expect(Self.magic) else { return nil }
+            do {
+                findings = try reader.list { try $0.finding() }
+                summary = try reader.summary()
+                suppressions = try reader.list { reader in
+                    SuppressionDirective(path: try reader.string(), line: try reader.int(), column: try reader.int(),
+                                         ruleIds: try reader.strings(), reason: try reader.optionalString())
+                }
+                errors = try reader.list { try $0.scanError() }
+                facts = try reader.optional { try $0.raw() }
+            } catch {
+                return nil
+            }
+            guard reader.atEnd else { return nil }
         }
     }
 
@@ -85,9 +139,13 @@ public struct ResultCache: Sendable {
         return SHA256.lowercaseHex(hasher.finalize())
     }
 
-    private func url(for key: String) -> URL {
-        directory.appendingPathComponent("v1").appendingPathComponent(String(key.prefix(2)))
-            .appendingPathComponent(key + ".json")
+    /// The folder of the current layout, and its entries' file extension.
+    static let layout = "v2"
+    static let entryExtension = "entry"
+
+    func url(for key: String) -> URL {
+        directory.appendingPathComponent(Self.layout).appendingPathComponent(String(key.prefix(2)))
+            .appendingPathComponent(key + "." + Self.entryExtension)
     }
 
     public func load(_ key: String) -> Entry? {
@@ -95,27 +153,14 @@ public struct ResultCache: Sendable {
         guard let data = try? Data(contentsOf: location) else { return nil }
         // A hit is a use: the entry becomes the most recently used one for `trim`.
         _ = location.withUnsafeFileSystemRepresentation { path in path.map { utimes($0, nil) } }
-        // The entry's JSON has no raw newline; the facts follow the first one.
-        let newline: Int? = data.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress, let found = memchr(base, 0x0A, bytes.count) else { return nil }
-            return base.distance(to: UnsafeRawPointer(found))
-        }
-        let json = newline.map { data.prefix($0) } ?? data
-        guard var entry = try? JSONDecoder().decode(Entry.self, from: json) else { return nil }
-        if let newline { entry.facts = [UInt8](data.suffix(from: data.startIndex + newline + 1)) }
-        return entry
+        return Entry(encoded: [UInt8](data))
     }
 
     public func store(_ entry: Entry, for key: String) {
         let destination = url(for: key)
         do {
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            var data = try JSONEncoder().encode(entry)
-            if let facts = entry.facts {
-                data.append(0x0A)
-                data.append(contentsOf: facts)
-            }
-            try data.write(to: destination, options: .atomic)
+            try Data(entry.encoded).write(to: destination, options: .atomic)
         } catch {
             // A cache that cannot be written only costs time.
         }
@@ -171,7 +216,7 @@ public struct ResultCache: Sendable {
 
     /// Evicts the least recently used entries below `base` (every entry of every scanned root in it) until
     /// they take at most nine tenths of `limit` bytes, when they take more than `limit`. Only Moat's own
-    /// entry files (`v1/<2 hex>/<64 hex>.json`) are counted or removed, whatever else the folder holds.
+    /// entry files (`isEntry`) are counted or removed, whatever else the folder holds.
     /// Returns the number of entries removed and the bytes the remaining ones take.
     @discardableResult
     public static func trim(_ base: URL, limit: Int64) -> (removed: Int, remainingBytes: Int64) {
@@ -199,14 +244,22 @@ public struct ResultCache: Sendable {
         return (removed, total)
     }
 
-    /// `…/v1/<2 hex>/<64 hex>.json`: a file this cache wrote.
+    /// `…/v2/<2 hex>/<64 hex>.entry`: a file this cache wrote; or `…/v1/<2 hex>/<64 hex>.json`, one an older
+    /// Moat wrote (never read again, so the first to go).
     static func isEntry(_ url: URL) -> Bool {
         let name = url.lastPathComponent
-        guard name.count == 69, name.hasSuffix(".json") else { return false }
-        let hexDigits = Set("0123456789abcdef")
-        guard name.dropLast(5).allSatisfy(hexDigits.contains) else { return false }
         let shard = url.deletingLastPathComponent()
+        let layout = shard.deletingLastPathComponent().lastPathComponent
+        let suffix: String
+        switch layout {
+        case Self.layout: suffix = "." + Self.entryExtension
+        case "v1": suffix = ".json"
+        default: return false
+        }
+        guard name.count == 64 + suffix.count, name.hasSuffix(suffix) else { return false }
+        let hexDigits = Set("0123456789abcdef")
+        guard name.dropLast(suffix.count).allSatisfy(hexDigits.contains) else { return false }
         return shard.lastPathComponent.count == 2 && shard.lastPathComponent.allSatisfy(hexDigits.contains)
-            && name.hasPrefix(shard.lastPathComponent) && shard.deletingLastPathComponent().lastPathComponent == "v1"
+            && name.hasPrefix(shard.lastPathComponent)
     }
 }

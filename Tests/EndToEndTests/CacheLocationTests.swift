@@ -75,8 +75,8 @@ struct CacheLocationTests {
         #expect(folder.lastPathComponent.count == 16)
         let note = try String(contentsOf: folder.appendingPathComponent("roots.txt"), encoding: .utf8)
         #expect(note == root.standardizedFileURL.path + "\n")
-        let entries = FileManager.default.enumerator(atPath: folder.appendingPathComponent("v1").path)?.allObjects
-            .compactMap { $0 as? String }.filter { $0.hasSuffix(".json") } ?? []
+        let entries = FileManager.default.enumerator(atPath: folder.appendingPathComponent("v2").path)?.allObjects
+            .compactMap { $0 as? String }.filter { $0.hasSuffix(".entry") } ?? []
         #expect(entries.count > 10, "source files' results are cached")
 
         // A warm scan reads that cache, gives the same report, and still changes nothing.

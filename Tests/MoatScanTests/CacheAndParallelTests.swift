@@ -55,7 +55,9 @@ struct CacheAndParallelTests {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("moat-cache-\(UUID().uuidString)")
         defer { tree.remove(); try? FileManager.default.removeItem(at: cache) }
         let cold = try tree.scan { $0.cacheDirectory = cache }
-        for entry in try cacheEntries(cache) { try Data("{not json".utf8).write(to: URL(fileURLWithPath: entry)) }
+        let entries = try cacheEntries(cache)
+        #expect(entries.count >= 3)
+        for entry in entries { try Data("MCE1\u{3}not an entry".utf8).write(to: URL(fileURLWithPath: entry)) }
         let again = try tree.scan { $0.cacheDirectory = cache }
         #expect(Self.signature(cold) == Self.signature(again))
     }
@@ -73,7 +75,7 @@ struct CacheAndParallelTests {
         guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
         var result = Set<String>()
         while let next = enumerator.nextObject() as? String {
-            if next.hasSuffix(".json") { result.insert(directory.appendingPathComponent(next).path) }
+            if next.hasSuffix("." + ResultCache.entryExtension) { result.insert(directory.appendingPathComponent(next).path) }
         }
         return result
     }

@@ -13,9 +13,10 @@ struct CacheEvictionTests {
         return url
     }
 
-    /// Writes an entry file of `size` bytes for this key, last used `age` seconds ago.
-    static func entry(_ base: URL, _ key: String, size: Int, age: TimeInterval) throws -> URL {
-        let url = base.appendingPathComponent("v1/\(key.prefix(2))/\(key).json")
+    /// Writes an entry file of `size` bytes for this key, last used `age` seconds ago (`oldLayout`: where
+    /// Moat wrote its JSON entries before the compact form).
+    static func entry(_ base: URL, _ key: String, size: Int, age: TimeInterval, oldLayout: Bool = false) throws -> URL {
+        let url = base.appendingPathComponent(oldLayout ? "v1/\(key.prefix(2))/\(key).json" : "v2/\(key.prefix(2))/\(key).entry")
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(repeating: 0x20, count: size).write(to: url)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: url.path)
@@ -52,11 +53,11 @@ struct CacheEvictionTests {
         let rootA = base.appendingPathComponent("aaaaaaaaaaaaaaaa")
         let rootB = base.appendingPathComponent("bbbbbbbbbbbbbbbb")
         let oldest = try Self.entry(rootA, Self.key("1"), size: 400, age: 400)
-        let old = try Self.entry(rootB, Self.key("2"), size: 400, age: 300)
+        let old = try Self.entry(rootB, Self.key("2"), size: 400, age: 300, oldLayout: true)
         let recent = try Self.entry(rootA, Self.key("3"), size: 400, age: 200)
         let newest = try Self.entry(rootB, Self.key("4"), size: 400, age: 100)
         // Files the cache did not write are neither counted nor removed.
-        let foreign = rootA.appendingPathComponent("v1/11/notes.json")
+        let foreign = rootA.appendingPathComponent("v2/11/notes.entry")
         try Data(repeating: 0x20, count: 5000).write(to: foreign)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -9999)], ofItemAtPath: foreign.path)
         let note = rootA.appendingPathComponent("roots.txt")
@@ -78,7 +79,7 @@ struct CacheEvictionTests {
         let cache = ResultCache(directory: folder, ruleIds: [])
         let key = cache.key(path: "A.swift", content: Data("let a = 1\n".utf8))
         cache.store(ResultCache.Entry(findings: [], summary: SourceSummary(path: "A.swift", language: .swift, referencedNames: [:], definedFunctions: [:], declaredTypes: [:], imports: []), suppressions: [], errors: []), for: key)
-        let url = folder.appendingPathComponent("v1/\(key.prefix(2))/\(key).json")
+        let url = cache.url(for: key)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -1000)], ofItemAtPath: url.path)
         #expect(cache.load(key) != nil)
         let modified = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import MoatCore
+@testable import MoatCore
 @testable import MoatScan
 @testable import MoatRules
 
@@ -24,6 +24,35 @@ struct ShippingScopeTests {
         }
         #expect(Discovery.isTestPath("App/Specs/A.swift"))
         #expect(!Discovery.isTestPath("App/Mocks/A.swift"))
+    }
+
+    /// An ASCII path is read as bytes: the answers are the character-by-character ones.
+    @Test func asciiPathsGetTheCharacterAnswers() {
+        let folders = ["Tests", "tests", "TESTS", "Test", "Specs", "spec", "UITests", "UITestX", "UITes", "MyTestSupport",
+                       "XTestHelpers", "Mocks", "MOCK", "Stubs", "fakes", "Fixtures", "fixture", "Preview Content",
+                       "preview content", "Contests", "Latest", "A", ".", "..", "Mockingbird", "averyveryverylongfolder",
+                       "Preview Contents", "Tests.bundle"]
+        let names = ["LoginTests.swift", "LoginSpec.m", "ASpecs.h", "MockURL.swift", "Mockingbird.swift", "Mock.swift",
+                     "SessionMock.swift", "XMocks.swift", ".hidden.swift", "..Tests.swift", "...", "Mocka.swift", "a.b.Tests",
+                     "Mock", "MockA", "Tests", "Spec.", ".Spec", "Login.swift", "Mock\r\nA.swift"]
+        var paths: [String] = names + ["", "/", "//", "a//b/Tests/", "/Tests", "Tests/"]
+        for folder in folders {
+            for name in names {
+                paths += ["\(folder)/\(name)", "App/\(folder)/\(name)", "/\(folder)//x/\(name)", "\(folder)/\(folder)/\(name)"]
+            }
+        }
+        var answers: [NonShippingReason?] = []
+        for path in paths {
+            let reason = ShippingScope.reason(forPath: path)
+            #expect(reason == ShippingScope.characterReason(forPath: path), "\(path)")
+            answers.append(reason)
+        }
+        // The cases cover every answer.
+        #expect(Set(answers.compactMap { $0 }) == [.test, .mock, .fixture, .preview])
+        #expect(answers.contains(nil))
+        // A path that is not ASCII is read as characters.
+        #expect(ShippingScope.reason(forPath: "Tést/\u{212A}Tests/A.swift") == .test)
+        #expect(ShippingScope.reason(forPath: "App/MockÉcran.swift") == .mock)
     }
 
     @Test func swiftRegionsThatDoNotShipAreMarkedAndNeverFailTheScan() throws {

@@ -496,8 +496,9 @@ struct PlanBuilder {
         }
         labels.append(systemHook("NSData", "-" + APIs.fileWrite.selectors[0], .storage, origins: baseline))
         labels.append(systemHook("NSFileManager", "-" + APIs.fileManagerCreateFile.selectors[0], .storage, origins: baseline))
-        labels.append(hook(.function(name: "SecItemAdd"), .storage, decoder: "keychain", origins: baseline + importEvidence("SecItemAdd")))
-        labels.append(hook(.function(name: "SecItemUpdate"), .storage, decoder: "keychain", origins: baseline + importEvidence("SecItemUpdate")))
+        for function in APIs.keychainItemWrite.cFunctions { // SecItemAdd, SecItemUpdate
+            labels.append(hook(.function(name: function), .storage, decoder: "keychain", origins: baseline + importEvidence(function)))
+        }
         let text = PlanTexts.storage
         sections.append(TestPlan.Section(title: "Data at rest: file writes and Keychain items", surfaceSection: nil, location: nil,
                                          mastg: Self.mastg(text.mastg, storage), masvs: text.masvs, risk: nil, trigger: text.trigger,

@@ -40,43 +40,11 @@ public enum FactsCoding {
     }
 }
 
-struct FactsWriter {
-    var bytes: [UInt8] = []
+/// The primitives (integers, strings, lists, optionals) are `BinaryWriter`'s and `BinaryReader`'s (MoatCore).
+typealias FactsWriter = BinaryWriter
+typealias FactsReader = BinaryReader
 
-    mutating func unsigned(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-    }
-
-    mutating func int(_ value: Int) {
-        let signed = Int64(value)
-        unsigned(UInt64(bitPattern: (signed << 1) ^ (signed >> 63)))
-    }
-
-    mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
-
-    mutating func string(_ value: String) {
-        unsigned(UInt64(value.utf8.count))
-        bytes.append(contentsOf: value.utf8)
-    }
-
-    mutating func optional<T>(_ value: T?, _ write: (inout FactsWriter, T) -> Void) {
-        guard let value else { return bool(false) }
-        bool(true)
-        write(&self, value)
-    }
-
-    mutating func list<T>(_ values: [T], _ write: (inout FactsWriter, T) -> Void) {
-        unsigned(UInt64(values.count))
-        for value in values { write(&self, value) }
-    }
-
-    mutating func strings(_ values: [String]) { list(values) { $0.string($1) } }
-
+extension BinaryWriter {
     mutating func location(_ value: ExternalLocation) {
         string(value.path)
         int(value.line)
@@ -188,80 +156,7 @@ struct FactsWriter {
     }
 }
 
-struct FactsReader {
-    struct Malformed: Error {}
-
-    let bytes: [UInt8]
-    var offset = 0
-
-    var atEnd: Bool { offset == bytes.count }
-
-    mutating func expect(_ prefix: [UInt8]) -> Bool {
-        guard bytes.count >= prefix.count, Array(bytes[0..<prefix.count]) == prefix else { return false }
-        offset = prefix.count
-        return true
-    }
-
-    mutating func byte() throws -> UInt8 {
-        guard offset < bytes.count else { throw Malformed() }
-        defer { offset += 1 }
-        return bytes[offset]
-    }
-
-    mutating func unsigned() throws -> UInt64 {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            let next = try byte()
-            guard shift < 64 else { throw Malformed() }
-            result |= UInt64(next & 0x7F) << shift
-            if next & 0x80 == 0 { return result }
-            shift += 7
-        }
-    }
-
-    /// A count of items still to read: never more than the bytes left (each item takes at least one).
-    mutating func count() throws -> Int {
-        let value = try unsigned()
-        guard value <= UInt64(bytes.count - offset) else { throw Malformed() }
-        return Int(value)
-    }
-
-    mutating func int() throws -> Int {
-        let raw = try unsigned()
-        let value = Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
-        guard let result = Int(exactly: value) else { throw Malformed() }
-        return result
-    }
-
-    mutating func bool() throws -> Bool {
-        switch try byte() {
-        case 0: return false
-        case 1: return true
-        default: throw Malformed()
-        }
-    }
-
-    mutating func string() throws -> String {
-        let length = try count()
-        defer { offset += length }
-        return String(decoding: bytes[offset..<offset + length], as: UTF8.self)
-    }
-
-    mutating func optional<T>(_ read: (inout FactsReader) throws -> T) throws -> T? {
-        try bool() ? try read(&self) : nil
-    }
-
-    mutating func list<T>(_ read: (inout FactsReader) throws -> T) throws -> [T] {
-        let count = try count()
-        var result: [T] = []
-        result.reserveCapacity(count)
-        for _ in 0..<count { result.append(try read(&self)) }
-        return result
-    }
-
-    mutating func strings() throws -> [String] { try list { try $0.string() } }
-
+extension BinaryReader {
     mutating func location() throws -> ExternalLocation {
         ExternalLocation(path: try string(), line: try int(), column: try int())
     }

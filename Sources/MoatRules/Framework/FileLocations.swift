@@ -136,9 +136,7 @@ public enum FileLocations {
             return FileLocation(base: .home, depth: 0, isBuiltFromData: false)
         case "NSTemporaryDirectory":
             return FileLocation(base: .temporary, depth: 0, isBuiltFromData: false)
-        case "appendingPathComponent", "appendingPathComponent:", "URLByAppendingPathComponent:",
-             "URLByAppendingPathComponent:isDirectory:", "stringByAppendingPathComponent:", "appending",
-             "appendingPathComponent:isDirectory:":
+        case APIs.pathAppending, "appendingPathComponent:", "appendingPathComponent:isDirectory:":
             guard let receiver, var result = recurse(receiver) else { return nil }
             guard let argument = arguments.first?.value else { return result }
             if let text = argument.stringValue { appendLiteral(text, to: &result) } else {
@@ -158,7 +156,7 @@ public enum FileLocations {
                 return recurse(path)
             }
             return nil
-        case APIs.bundleResourceURL, "pathForResource:ofType:", "pathForResource:ofType:inDirectory:", "path":
+        case APIs.bundleResourceURL, APIs.bundleResourcePath:
             // (`url` and `urls` of a bundle are read by the first case.)
             guard let receiver else { return nil }
             return bundleResource(receiver: receiver, arguments: arguments, recurse)

@@ -110,7 +110,7 @@ public struct WebViewBroadReadAccessRule: SourceRule {
                 receiver = base
             case .call(let callee, let arguments, _)
                 where arguments.contains(where: { ["forResource", "URLForResource", "pathForResource"].contains($0.label ?? "") })
-                    || (APIs.bundleResourceURL.selectors + ["pathForResource:ofType:"]).contains(callee.name ?? ""):
+                    || (APIs.bundleResourceURL.selectors + [APIs.bundleResourcePath.selectors[0]]).contains(callee.name ?? ""): // and pathForResource:ofType:
                 receiver = callee.receiver
             default:
                 continue

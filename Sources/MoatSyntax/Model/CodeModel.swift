@@ -125,6 +125,26 @@ public final class CodeFile: Sendable {
     /// The text of a 1-based line, without its newline.
     public func line(_ number: Int) -> String {
         guard number >= 1, number <= lineStarts.count else { return "" }
+        // Native source: the line's bytes without carriage returns at either end (what trimming "\r" from
+        // the decoded line gives: a 0x0D byte is always a carriage return of its own in UTF-8), without
+        // Foundation's trimming (asked for each line a summary or a finding shows).
+        let start = lineStarts[number - 1]
+        let fast: String? = source.utf8.withContiguousStorageIfAvailable { bytes in
+            var lower = min(start, bytes.count)
+            var upper = lower
+            while upper < bytes.count, bytes[upper] != UInt8(ascii: "\n") { upper += 1 }
+            while lower < upper, bytes[lower] == UInt8(ascii: "\r") { lower += 1 }
+            while upper > lower, bytes[upper - 1] == UInt8(ascii: "\r") { upper -= 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self)
+        }
+        if let fast { return fast }
+        return characterLine(number)
+    }
+
+    /// `line(_:)` read through the string's UTF-8 view and Foundation's trimming (a source that is not
+    /// stored as contiguous UTF-8).
+    func characterLine(_ number: Int) -> String {
+        guard number >= 1, number <= lineStarts.count else { return "" }
         let utf8 = source.utf8
         let start = utf8.index(utf8.startIndex, offsetBy: lineStarts[number - 1])
         var end = start

@@ -44,13 +44,13 @@ public enum ConstantTables {
     public static let readOnlyArguments: [String: Set<Int>] = {
         var result: [String: Set<Int>] = [
             "CCCryptorUpdate": [1], "memcmp": [], "strcmp": [], "strlen": [],
-            "sizeof": [], "memset": [], "bzero": [], "printf": [], "NSLog": [], "CFDataCreate": [1],
+            "sizeof": [], "memset": [], "bzero": [], "CFDataCreate": [1],
             "dataWithBytesNoCopy:length:": [], "dataWithBytesNoCopy:length:freeWhenDone:": [],
             "initWithBytesNoCopy:length:freeWhenDone:": [],
             "stringWithUTF8String:": [], "initWithUTF8String:": [], "stringWithCString:encoding:": [],
         ]
         // The C functions of the vocabulary, each with the positions of the buffers it reads: CommonCrypto's
-        // key, IV and input (see the signatures in APIs+Crypto.swift), a copy's source.
+        // key, IV and input (see the signatures in APIs+Crypto.swift), a copy's source, every argument of a log.
         let functions: [(String, Set<Int>)] = [
             (APIs.commonCryptoCipher.cFunctions[0], [3, 5, 6]), // CCCrypt(op, alg, options, key, keyLength, iv, dataIn, ...)
             (APIs.commonCryptoCipher.cFunctions[1], [3, 5]), // CCCryptorCreate(op, alg, options, key, keyLength, iv, ref)
@@ -62,6 +62,7 @@ public enum ConstantTables {
             (APIs.memoryCopyC.cFunctions[0], [1]), (APIs.memoryCopyC.cFunctions[1], [1]), // memcpy, memmove
             (APIs.stringCopyC.cFunctions[0], [1]), // strcpy
             (APIs.boundedCopyC.cFunctions[0], [1]), (APIs.boundedCopyC.cFunctions[1], [1]), // strncpy, strlcpy
+            (APIs.formattedLogC.cFunctions[0], []), (APIs.formattedLogC.cFunctions[2], []), // NSLog, printf
         ]
         for (name, positions) in functions { result[name] = positions }
         // `[NSData dataWithBytes:iv length:16]` copies the bytes.

@@ -16,17 +16,11 @@ import MoatSyntax
 
 enum SensitiveActionAPIs {
     static let all: [TaintSink] = [
-        TaintSink(kind: .sensitiveAction, api: "CXCallController.request(_:completion:)",
-                  spelling: APISpelling(swift: ["request", "requestTransaction"],
-                                        objc: ["requestTransaction:completion:", "requestTransactionWithAction:completion:",
-                                               "requestTransactionWithActions:completion:"]),
+        TaintSink(kind: .sensitiveAction, api: APIs.callControllerRequest.name, spelling: APISpelling(APIs.callControllerRequest),
                   roles: [(.argument, .all)], receivers: ["CXCallController", "callController", "CallController"]),
-        TaintSink(kind: .sensitiveAction, api: "CXProvider.reportOutgoingCall",
-                  spelling: APISpelling(swift: ["reportOutgoingCall"],
-                                        objc: ["reportOutgoingCallWithUUID:startedConnectingAtDate:", "reportOutgoingCallWithUUID:connectedAtDate:"]),
+        TaintSink(kind: .sensitiveAction, api: "CXProvider.reportOutgoingCall", spelling: APISpelling(APIs.providerReportOutgoingCall),
                   roles: [(.argument, .all)], receivers: ["CXProvider", "provider", "Provider"]),
-        TaintSink(kind: .sensitiveAction, api: "SKPaymentQueue.add(_:)",
-                  spelling: APISpelling(swift: ["add"], objc: ["addPayment:"]),
+        TaintSink(kind: .sensitiveAction, api: APIs.paymentQueueAdd.name, spelling: APISpelling(APIs.paymentQueueAdd),
                   roles: [(.argument, .all)], receivers: ["SKPaymentQueue", "paymentQueue", "PaymentQueue"]),
     ]
 }

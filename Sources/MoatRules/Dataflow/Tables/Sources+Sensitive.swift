@@ -276,7 +276,7 @@ enum SensitiveSources {
 
     static let entries: [TaintSource] = [
         TaintSource(kind: .keychain, description: "an item read from the Keychain",
-                    pattern: .outArgument(functions: APISpelling(c: ["SecItemCopyMatching"]), index: 1)),
+                    pattern: .outArgument(functions: APISpelling(APIs.keychainCopyMatching), index: 1)),
         TaintSource(kind: .keychain, description: "a value read from the Keychain",
                     pattern: .call(names: APISpelling(APIs.keychainWrapperRead),
                                    receivers: keychainReceivers, labels: nil)),

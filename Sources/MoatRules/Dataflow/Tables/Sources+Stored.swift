@@ -14,9 +14,7 @@ extension TaintSources {
                                    labels: ["forKey", "stringForKey", "objectForKey", "stringArrayForKey", "arrayForKey", "valueForKey"]),
                     confidence: .low, addsToResult: true),
         TaintSource(kind: .storedValue, description: "a string read back from a file",
-                    pattern: .call(names: APISpelling(swift: ["String", "NSString"],
-                                                      objc: ["stringWithContentsOfFile:encoding:error:", "stringWithContentsOfFile:usedEncoding:error:",
-                                                             "initWithContentsOfFile:encoding:error:", "initWithContentsOfFile:usedEncoding:error:"]),
+                    pattern: .call(names: APISpelling(APIs.stringContentsOfFile),
                                    receivers: [], labels: ["contentsOfFile", "stringWithContentsOfFile", "initWithContentsOfFile"]),
                     confidence: .low, addsToResult: true),
     ]

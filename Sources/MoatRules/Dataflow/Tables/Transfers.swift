@@ -156,9 +156,8 @@ enum Transfers {
         CallResultRule(
             name: "path builder",
             match: CallMatch(namesOrBaseNames: APISpelling(
-                swift: ["appendingPathComponent", "appending", "appendingPathExtension"],
-                objc: ["URLByAppendingPathComponent:", "URLByAppendingPathComponent:isDirectory:", "stringByAppendingPathComponent:"]
-                    + APIs.fileURLFromPath.selectors + ["pathWithComponents:"]),
+                swift: APIs.pathAppending.swiftBaseNames + ["appendingPathExtension"],
+                objc: APIs.pathAppending.selectors + APIs.fileURLFromPath.selectors + ["pathWithComponents:"]),
                              argumentLabels: ["fileURLWithPath", "filePath", "path", "component"], exceptBaseNames: ["write"]),
             effect: .buildsPath, precedence: 60,
             rationale: "Appending to a path or building a file URL puts the input into a file path (a step of the reported path)."),
