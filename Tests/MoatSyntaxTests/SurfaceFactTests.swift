@@ -49,12 +49,14 @@ struct SurfaceFactTests {
         let c = UIPasteboard(name: Constants.pasteboardName, create: true)
         let d = UIPasteboard.withUniqueName()
         let e = Pasteboard(name: "x", create: true)
+        let f = UIPasteboard.init(name: sharedName, create: true)
         """, path: "Named.swift")
         #expect(Self.facts(swift) == [
             "namedPasteboard \"com.example.shared\" 1:9",
             "namedPasteboard \"com.example.other\" 2:9",
             "namedPasteboard Constants.pasteboardName 3:9",
             "namedPasteboard (unique name) 4:9",
+            "namedPasteboard sharedName 6:9",
         ])
         let objectiveC = CFamilyFrontEnd.parse(source: """
         void f(void) {
@@ -89,6 +91,33 @@ struct SurfaceFactTests {
             "pasteboardRead UIPasteboard.general string 5:19",
             "deserialization NSKeyedUnarchiver initForReadingFromData:error: 6:12",
             "conformance Payee: NSCoding 9:12",
+        ])
+    }
+
+    /// Reads by type, in both languages, with the spellings the vocabulary declares (the item-set read
+    /// only in Swift, where it is declared).
+    @Test func pasteboardReadsByType() {
+        let swift = """
+        let a = UIPasteboard.general.data(forPasteboardType: "public.png")
+        let b = pasteboard.value(forPasteboardType: "public.text")
+        let c = UIPasteboard.general.data(forPasteboardType: "public.png", inItemSet: nil)
+        let d = store.data(forPasteboardType: "x")
+        """
+        #expect(Self.facts(SwiftFrontEnd.parse(source: swift, path: "Read.swift")) == [
+            "pasteboardRead UIPasteboard.general.data(forPasteboardType:) 1:9",
+            "pasteboardRead UIPasteboard.value(forPasteboardType:) 2:9",
+            "pasteboardRead UIPasteboard.general.data(forPasteboardType:inItemSet:) 3:9",
+        ])
+        let objectiveC = """
+        void f(void) {
+            NSData *a = [[UIPasteboard generalPasteboard] dataForPasteboardType:@"public.png"];
+            id b = [pasteboard valueForPasteboardType:@"public.text"];
+            id c = [[UIPasteboard generalPasteboard] dataForPasteboardType:@"public.png" inItemSet:nil];
+        }
+        """
+        #expect(Self.facts(CFamilyFrontEnd.parse(source: objectiveC, path: "Read.m", language: .objectiveC)) == [
+            "pasteboardRead UIPasteboard.general dataForPasteboardType: 2:17",
+            "pasteboardRead UIPasteboard valueForPasteboardType: 3:12",
         ])
     }
 

@@ -111,10 +111,12 @@ extension APIs {
         "UIPasteboard.string", classes: ["UIPasteboard"],
         swift: ["string", "strings", "url", "urls", "URL", "URLs", "items", "itemProviders"])
 
-    /// The general pasteboard's contents, by type.
+    /// The general pasteboard's contents, by type (the Swift names in the order of their selectors; the
+    /// item-set read has no selector listed).
     public static let pasteboardContentsByType = API(
         "UIPasteboard.data(forPasteboardType:)", classes: ["UIPasteboard"],
-        swift: ["data(forPasteboardType:)", "value(forPasteboardType:)"], selectors: ["dataForPasteboardType:", "valueForPasteboardType:"])
+        swift: ["data(forPasteboardType:)", "value(forPasteboardType:)", "data(forPasteboardType:inItemSet:)"],
+        selectors: ["dataForPasteboardType:", "valueForPasteboardType:"])
 
     // MARK: Notifications
 

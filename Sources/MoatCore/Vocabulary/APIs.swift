@@ -22,24 +22,26 @@ public enum APIs {
         "NSKeyedUnarchiver(forReadingFrom:)", classes: ["NSKeyedUnarchiver"],
         swift: ["NSKeyedUnarchiver(forReadingFrom:)"], selectors: ["initForReadingFromData:error:"])
 
-    /// `NSKeyedUnarchiver` class methods that decode with secure coding, given the classes allowed.
+    /// `NSKeyedUnarchiver` class methods that decode with secure coding, given the classes allowed. The
+    /// Swift names are listed in the order of the selectors they send (the test plan hooks them), the
+    /// Swift refinement `unarchivedDictionary(ofKeyClass:objectClass:from:)` last.
     public static let keyedUnarchiverSecure = API(
         "NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)", classes: ["NSKeyedUnarchiver"],
         swift: ["unarchivedObject(ofClass:from:)", "unarchivedObject(ofClasses:from:)", "unarchivedArrayOfObjects(ofClass:from:)",
                 "unarchivedArrayOfObjects(ofClasses:from:)", "unarchivedDictionary(keysOfClass:objectsOfClass:from:)",
-                "unarchivedDictionary(ofKeyClass:objectClass:from:)", "unarchivedDictionary(keysOfClasses:objectsOfClasses:from:)"],
+                "unarchivedDictionary(keysOfClasses:objectsOfClasses:from:)", "unarchivedDictionary(ofKeyClass:objectClass:from:)"],
         selectors: ["unarchivedObjectOfClass:fromData:error:", "unarchivedObjectOfClasses:fromData:error:",
                     "unarchivedArrayOfObjectsOfClass:fromData:error:", "unarchivedArrayOfObjectsOfClasses:fromData:error:",
                     "unarchivedDictionaryWithKeysOfClass:objectsOfClass:fromData:error:",
                     "unarchivedDictionaryWithKeysOfClasses:objectsOfClasses:fromData:error:"])
 
-    /// `NSCoder` decoding of objects (by class, by classes, or — `decodeObject(forKey:)` — any class).
+    /// `NSCoder` decoding of objects of the classes named (by class or by classes). The forms that name no
+    /// class are `coderDecodeAnyObject` and `coderDecodeTopLevelObject` (`APIs+Plan.swift`).
     public static let coderDecodeObject = API(
         "NSCoder.decodeObject(of:forKey:)", classes: ["NSCoder", "NSKeyedUnarchiver"],
-        swift: ["decodeObject(of:forKey:)", "decodeObject(forKey:)", "decodeTopLevelObject(forKey:)", "decodeTopLevelObject()",
-                "decodeArrayOfObjects(ofClass:forKey:)", "decodeDictionary(withKeysOfClass:objectsOfClass:forKey:)"],
-        selectors: ["decodeObjectOfClass:forKey:", "decodeObjectOfClasses:forKey:", "decodeObjectForKey:",
-                    "decodeTopLevelObjectForKey:error:", "decodeArrayOfObjectsOfClass:forKey:", "decodeArrayOfObjectsOfClasses:forKey:"])
+        swift: ["decodeObject(of:forKey:)", "decodeArrayOfObjects(ofClass:forKey:)", "decodeDictionary(withKeysOfClass:objectsOfClass:forKey:)"],
+        selectors: ["decodeObjectOfClass:forKey:", "decodeObjectOfClasses:forKey:", "decodeArrayOfObjectsOfClass:forKey:",
+                    "decodeArrayOfObjectsOfClasses:forKey:"])
 
     /// A class looked up by a run-time name.
     public static let classLookup = API(
@@ -171,4 +173,6 @@ public enum APIs {
         + memory
         + archive
         + opening + storage + crypto + tls + checks + delegates
+        + tables
+        + plan
 }

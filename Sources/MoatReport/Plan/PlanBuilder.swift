@@ -267,8 +267,8 @@ struct PlanBuilder {
         labels.append(hook(.method(className: APIs.javaScriptContextStore.classes[0], isSwift: false, selector: APIs.javaScriptContextStore.selectors[0],
                                    isClassMethod: false),
                            .webBridges, origins: origins))
-        manual.append(.init(title: "Blocks given to JSContext have no symbol of their own", symbol: "-[JSContext setObject:forKeyedSubscript:]",
-                            location: entry.location,
+        manual.append(.init(title: "Blocks given to JSContext have no symbol of their own",
+                            symbol: "-[\(APIs.javaScriptContextStore.classes[0]) \(APIs.javaScriptContextStore.selectors[0])]", location: entry.location,
                             detail: "The JSContext hook shows the name and the block; to trace the block, hook its `invoke` pointer (`new ObjC.Block(ptr).implementation`)."))
     }
 
@@ -287,37 +287,48 @@ struct PlanBuilder {
 
     // MARK: Deserialization
 
-    /// Swift call names of the keyed unarchiver → its Objective-C selectors (`+` class methods).
-    static let unarchiverSelectors: [String: String] = [
-        "unarchiveObject(with:)": "+unarchiveObjectWithData:", "unarchiveObject(withFile:)": "+unarchiveObjectWithFile:",
-        "unarchiveTopLevelObjectWithData(_:)": "+unarchiveTopLevelObjectWithData:error:",
-        "unarchivedObject(ofClass:from:)": "+unarchivedObjectOfClass:fromData:error:",
-        "unarchivedObject(ofClasses:from:)": "+unarchivedObjectOfClasses:fromData:error:",
-        "unarchivedArrayOfObjects(ofClass:from:)": "+unarchivedArrayOfObjectsOfClass:fromData:error:",
-        "unarchivedArrayOfObjects(ofClasses:from:)": "+unarchivedArrayOfObjectsOfClasses:fromData:error:",
-        "unarchivedDictionary(keysOfClass:objectsOfClass:from:)": "+unarchivedDictionaryWithKeysOfClass:objectsOfClass:fromData:error:",
-        "unarchivedDictionary(ofKeyClass:objectClass:from:)": "+unarchivedDictionaryWithKeysOfClass:objectsOfClass:fromData:error:",
-        "unarchivedDictionary(keysOfClasses:objectsOfClasses:from:)": "+unarchivedDictionaryWithKeysOfClasses:objectsOfClasses:fromData:error:",
-        "NSKeyedUnarchiver(forReadingFrom:)": "-initForReadingFromData:error:", "NSKeyedUnarchiver(forReadingWith:)": "-initForReadingWithData:",
-        "unarchiveObjectWithData:": "+unarchiveObjectWithData:", "unarchiveObjectWithFile:": "+unarchiveObjectWithFile:",
-        "unarchiveTopLevelObjectWithData:error:": "+unarchiveTopLevelObjectWithData:error:",
-        "unarchivedObjectOfClass:fromData:error:": "+unarchivedObjectOfClass:fromData:error:",
-        "unarchivedObjectOfClasses:fromData:error:": "+unarchivedObjectOfClasses:fromData:error:",
-        "unarchivedArrayOfObjectsOfClass:fromData:error:": "+unarchivedArrayOfObjectsOfClass:fromData:error:",
-        "unarchivedArrayOfObjectsOfClasses:fromData:error:": "+unarchivedArrayOfObjectsOfClasses:fromData:error:",
-        "unarchivedDictionaryWithKeysOfClass:objectsOfClass:fromData:error:": "+unarchivedDictionaryWithKeysOfClass:objectsOfClass:fromData:error:",
-        "unarchivedDictionaryWithKeysOfClasses:objectsOfClasses:fromData:error:": "+unarchivedDictionaryWithKeysOfClasses:objectsOfClasses:fromData:error:",
-        "initForReadingFromData:error:": "-initForReadingFromData:error:", "initForReadingWithData:": "-initForReadingWithData:",
-    ]
+    /// Swift call names and selectors of the keyed unarchiver → its Objective-C selectors, signed (`+`
+    /// class methods, `-` initializers).
+    static let unarchiverSelectors: [String: String] = {
+        var table: [String: String] = [:]
+        for (api, sign) in [(APIs.keyedUnarchiverLegacy, "+"), (APIs.keyedUnarchiverSecure, "+"),
+                            (APIs.keyedUnarchiverSecureInit, "-"), (APIs.keyedUnarchiverLegacyInit, "-")] {
+            for (name, selector) in sentSelectors(api) { table[name] = sign + selector }
+            for selector in api.selectors { table[selector] = sign + selector }
+        }
+        return table
+    }()
+
+    /// The selector each Swift name of a call sends. The vocabulary lists the Swift names in the order of
+    /// their selectors; a Swift name past the last selector is a Swift refinement that sends the selector
+    /// of the first Swift name with its base name (`unarchivedDictionary(ofKeyClass:objectClass:from:)`), or
+    /// a Swift-only spelling with none (the Swift 2 `unarchiveObjectWithData(_:)`).
+    static func sentSelectors(_ api: API) -> [String: String] {
+        var result = api.selectorsBySwiftName
+        let paired = api.swift.prefix(api.selectors.count)
+        func base(_ name: String) -> Substring { name.prefix { $0 != "(" } }
+        for name in api.swift.dropFirst(api.selectors.count) where result[name] == nil {
+            if let index = paired.firstIndex(where: { base($0) == base(name) }) { result[name] = api.selectors[index] }
+        }
+        return result
+    }
+
+    /// The keyed unarchiver's hook when the call is not known, and the setter of its secure-coding switch.
+    static let unarchiverDefault = "+" + APIs.keyedUnarchiverLegacy.selectors[0]
+    static let secureCodingSetter = "-" + APIs.keyedUnarchiverRequiresSecureCoding.selectors[0]
+
+    /// The JSON and property-list reads hooked (`+` class methods).
+    static let jsonRead = APIs.jsonSerializationRead.selectors[0], propertyListRead = APIs.propertyListSerializationRead.selectors[0]
+    /// `NSXMLParser`'s initializers and its external-entity switch.
+    static let xmlParserSelectors = APIs.xmlParserInit.selectors + APIs.xmlResolveExternalEntities.selectors
 
     /// Parsers by the words of the API name → (class, selectors).
     static let parserSelectors: [(words: [String], className: String, selectors: [String])] = [
-        (["JSONSerialization", "JSONObjectWith"], "NSJSONSerialization", ["+JSONObjectWithData:options:error:"]),
-        (["PropertyListSerialization", "propertyList"], "NSPropertyListSerialization", ["+propertyListWithData:options:format:error:"]),
-        (["XMLParser(data:)", "initWithData:"], "NSXMLParser", ["-initWithData:", "-parse", "-setShouldResolveExternalEntities:"]),
-        (["XMLParser(contentsOf:)", "initWithContentsOfURL:"], "NSXMLParser", ["-initWithContentsOfURL:", "-parse", "-setShouldResolveExternalEntities:"]),
-        (["XMLParser(stream:)", "initWithStream:"], "NSXMLParser", ["-initWithStream:", "-parse", "-setShouldResolveExternalEntities:"]),
-    ]
+        (["JSONSerialization", "JSONObjectWith"], "NSJSONSerialization", ["+" + jsonRead]),
+        (["PropertyListSerialization", "propertyList"], "NSPropertyListSerialization", ["+" + propertyListRead]),
+    ] + zip(APIs.xmlParserInit.swift, APIs.xmlParserInit.selectors).map { swift, selector -> (words: [String], className: String, selectors: [String]) in
+        ([swift, selector], "NSXMLParser", ["-" + selector, "-parse", "-" + APIs.xmlResolveExternalEntities.selectors[0]])
+    }
 
     mutating func systemHook(_ className: String, _ signed: String, _ group: TestPlan.Group, origins: [String], decoder: String? = nil) -> String {
         let isClass = signed.hasPrefix("+")
@@ -330,9 +341,9 @@ struct PlanBuilder {
         let words = value.split(whereSeparator: { $0 == " " || $0 == "." }).map(String.init)
         if value.contains("NSKeyedUnarchiver") {
             let call = words.last ?? ""
-            let signed = Self.unarchiverSelectors[call] ?? Self.unarchiverSelectors[value] ?? "+unarchiveObjectWithData:"
+            let signed = Self.unarchiverSelectors[call] ?? Self.unarchiverSelectors[value] ?? Self.unarchiverDefault
             labels.append(systemHook("NSKeyedUnarchiver", signed, .deserialization, origins: origins))
-            labels.append(systemHook("NSKeyedUnarchiver", "-setRequiresSecureCoding:", .deserialization, origins: origins))
+            labels.append(systemHook("NSKeyedUnarchiver", Self.secureCodingSetter, .deserialization, origins: origins))
             return
         }
         if let colon = value.range(of: ": "), value.hasSuffix("Coding") {
@@ -341,7 +352,8 @@ struct PlanBuilder {
             let isSwift = SourceLanguageGuess.isSwift(entry.location.path)
             var notes: [String] = []
             if isSwift { notes.append("Swift class: runtime name guessed from the module names (see the header of hooks.js).") }
-            labels.append(hook(.method(className: PlanSources.typeName(className), isSwift: isSwift, selector: "initWithCoder:", isClassMethod: false),
+            labels.append(hook(.method(className: PlanSources.typeName(className), isSwift: isSwift, selector: APIs.coderInit.selectors[0],
+                                       isClassMethod: false),
                                .deserialization, origins: origins, notes: notes))
             return
         }
@@ -364,14 +376,14 @@ struct PlanBuilder {
         "color": ["color", "setColor:"], "colors": ["colors", "setColors:"], "items": ["items", "setItems:"],
         "itemProviders": ["itemProviders", "setItemProviders:"],
         "setItems(_:options:)": ["setItems:options:"], "addItems(_:)": ["addItems:"], "setValue(_:forPasteboardType:)": ["setValue:forPasteboardType:"],
-        "setData(_:forPasteboardType:)": ["setData:forPasteboardType:"], "data(forPasteboardType:)": ["dataForPasteboardType:"],
-        "value(forPasteboardType:)": ["valueForPasteboardType:"], "setItemProviders(_:localOnly:expirationDate:)": ["setItemProviders:localOnly:expirationDate:"],
-    ]
+        "setData(_:forPasteboardType:)": ["setData:forPasteboardType:"],
+        "setItemProviders(_:localOnly:expirationDate:)": ["setItemProviders:localOnly:expirationDate:"],
+    ].merging(APIs.pasteboardContentsByType.selectorsBySwiftName.mapValues { [$0] }) { first, _ in first }
 
     mutating func pasteboard(_ entry: AttackSurface.Entry, origins: [String], labels: inout [String]) {
         if entry.kind == "named pasteboard" {
             // Which named pasteboards the app opens, and with what names, at run time.
-            labels.append(hook(.method(className: "UIPasteboard", isSwift: false, selector: "pasteboardWithName:create:", isClassMethod: true),
+            labels.append(hook(.method(className: "UIPasteboard", isSwift: false, selector: APIs.namedPasteboard.selectors[0], isClassMethod: true),
                                .pasteboard, origins: origins))
             return
         }
@@ -397,9 +409,9 @@ struct PlanBuilder {
         var manual: [TestPlan.ManualStep] = []
         let origins = network.map(Self.origin)
         let baseline = origins.isEmpty ? ["baseline: every app evaluating server trust (MASTG-TEST-0067)"] : origins
-        labels.append(hook(.function(name: "SecTrustEvaluateWithError"), .trust, decoder: "trustWithError",
-                           origins: baseline + importEvidence("SecTrustEvaluateWithError")))
-        labels.append(hook(.function(name: "SecTrustEvaluate"), .trust, decoder: "trustResult", origins: baseline + importEvidence("SecTrustEvaluate")))
+        let evaluateWithError = APIs.secTrustEvaluateWithError.cFunctions[0], evaluate = APIs.secTrustEvaluateLegacy.cFunctions[0]
+        labels.append(hook(.function(name: evaluateWithError), .trust, decoder: "trustWithError", origins: baseline + importEvidence(evaluateWithError)))
+        labels.append(hook(.function(name: evaluate), .trust, decoder: "trustResult", origins: baseline + importEvidence(evaluate)))
         // Delegate methods in the files of the network findings (source), or in any class (built apps).
         let names = Set(ObjCNames.trustDelegateSelectors + ObjCNames.protocolSelectors.filter { ObjCNames.trustDelegateSelectors.contains($0.value) }.map(\.key))
         for path in Set(network.map(\.location.path)).sorted() {
@@ -440,10 +452,9 @@ struct PlanBuilder {
                 if let signed = Self.unarchiverSelectors[name] {
                     decodingFindings += matching
                     decoding.append(systemHook("NSKeyedUnarchiver", signed, .deserialization, origins: origins))
-                    decoding.append(systemHook("NSKeyedUnarchiver", "-setRequiresSecureCoding:", .deserialization, origins: origins))
-                } else if name == "JSONObjectWithData:options:error:" || name == "propertyListWithData:options:format:error:"
-                            || (xml && ["initWithData:", "initWithContentsOfURL:", "initWithStream:", "setShouldResolveExternalEntities:"].contains(name)) {
-                    let parser = name.hasPrefix("JSON") ? "NSJSONSerialization" : name.hasPrefix("propertyList") ? "NSPropertyListSerialization" : "NSXMLParser"
+                    decoding.append(systemHook("NSKeyedUnarchiver", Self.secureCodingSetter, .deserialization, origins: origins))
+                } else if name == Self.jsonRead || name == Self.propertyListRead || (xml && Self.xmlParserSelectors.contains(name)) {
+                    let parser = name == Self.jsonRead ? "NSJSONSerialization" : name == Self.propertyListRead ? "NSPropertyListSerialization" : "NSXMLParser"
                     decodingFindings += matching
                     decoding.append(systemHook(parser, (parser == "NSXMLParser" ? "-" : "+") + name, .deserialization, origins: origins))
                     if parser == "NSXMLParser" { decoding.append(systemHook(parser, "-parse", .deserialization, origins: origins)) }
@@ -479,12 +490,15 @@ struct PlanBuilder {
         let origins = storage.map(Self.origin)
         let baseline = origins.isEmpty ? ["baseline: every app storing data (MASTG-TEST-0052)"] : origins
         var labels: [String] = []
-        labels.append(systemHook("NSData", "-writeToFile:options:error:", .storage, origins: baseline, decoder: "dataWriting"))
-        labels.append(systemHook("NSData", "-writeToURL:options:error:", .storage, origins: baseline, decoder: "dataWriting"))
-        labels.append(systemHook("NSData", "-writeToFile:atomically:", .storage, origins: baseline))
-        labels.append(systemHook("NSFileManager", "-createFileAtPath:contents:attributes:", .storage, origins: baseline))
-        labels.append(hook(.function(name: "SecItemAdd"), .storage, decoder: "keychain", origins: baseline + importEvidence("SecItemAdd")))
-        labels.append(hook(.function(name: "SecItemUpdate"), .storage, decoder: "keychain", origins: baseline + importEvidence("SecItemUpdate")))
+        // NSData's writes: those given options (their decoder prints the writing options), and the atomic write to a path.
+        for selector in APIs.fileWrite.selectors where selector.hasSuffix(":options:error:") {
+            labels.append(systemHook("NSData", "-" + selector, .storage, origins: baseline, decoder: "dataWriting"))
+        }
+        labels.append(systemHook("NSData", "-" + APIs.fileWrite.selectors[0], .storage, origins: baseline))
+        labels.append(systemHook("NSFileManager", "-" + APIs.fileManagerCreateFile.selectors[0], .storage, origins: baseline))
+        for function in APIs.keychainItemWrite.cFunctions { // SecItemAdd, SecItemUpdate
+            labels.append(hook(.function(name: function), .storage, decoder: "keychain", origins: baseline + importEvidence(function)))
+        }
         let text = PlanTexts.storage
         sections.append(TestPlan.Section(title: "Data at rest: file writes and Keychain items", surfaceSection: nil, location: nil,
                                          mastg: Self.mastg(text.mastg, storage), masvs: text.masvs, risk: nil, trigger: text.trigger,

@@ -143,7 +143,10 @@ final class PlanSources {
         "isEqualToString:", "isEqual:", "hasPrefix:", "hasSuffix:", "containsString:", "caseInsensitiveCompare:", "compare:",
         "hasPrefix", "hasSuffix", "contains", "starts", "elementsEqual", "caseInsensitiveCompare", "compare", "localizedCaseInsensitiveCompare",
     ]
-    static let parameterLookups: Set<String> = ["queryItem", "queryItems", "queryValue", "value", "parameter", "param", "valueForKey:", "objectForKey:", "objectForKeyedSubscript:"]
+    /// Calls that read a URL's parameter by name: the app's own helpers, and the keyed lookups of a
+    /// dictionary (the `objectForKey:` family, which `NSDictionary` shares with `CKRecord`).
+    static let parameterLookups: Set<String> = Set(["queryItem", "queryItems", "queryValue", "value", "parameter", "param"]
+                                                   + APIs.recordFieldRead.selectors)
 
     /// The vocabulary of one handler file.
     func urlVocabulary(_ path: String) -> URLVocabulary {

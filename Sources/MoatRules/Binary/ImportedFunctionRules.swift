@@ -29,14 +29,19 @@ public struct UnsafeCStringFunctionRule: BinaryRule {
 
     public init() {}
 
+    /// Each unbounded function as a binary imports it, with its bounded replacement.
     static let functions: [(symbol: String, replacement: String)] = [
-        ("_strcpy", "strlcpy"), ("_strcat", "strlcat"), ("_sprintf", "snprintf"), ("_vsprintf", "vsnprintf"), ("_gets", "fgets"),
+        (APIs.stringCopyC.importedFunctionSymbols[0], APIs.boundedCopyC.cFunctions[1]), // strcpy, strlcpy
+        (APIs.stringCopyC.importedFunctionSymbols[1], APIs.boundedCopyC.cFunctions[3]), // strcat, strlcat
+        (APIs.unboundedFormatC.importedFunctionSymbols[0], APIs.boundedFormatC.cFunctions[0]), // sprintf, snprintf
+        (APIs.unboundedFormatC.importedFunctionSymbols[1], APIs.boundedFormatC.cFunctions[1]), // vsprintf, vsnprintf
+        (APIs.unboundedLineReadC.importedFunctionSymbols[0], APIs.streamLineRead.cFunctions[0]), // gets, fgets
     ]
 
     public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
         for (symbol, replacement) in Self.functions where binary.imports(symbol) {
             let name = String(symbol.dropFirst())
-            if symbol == "_gets" {
+            if APIs.unboundedLineReadC.importedFunctionSymbols.contains(symbol) {
                 sink.report("\(binary.name) imports gets, which reads a line of any length into a fixed buffer and cannot be used safely; use \(replacement) with the buffer size.",
                             in: binary, symbol: symbol, severity: .medium, confidence: .high)
             } else {
@@ -68,7 +73,7 @@ public struct InsecureRandomImportRule: BinaryRule {
 
     public init() {}
 
-    static let functions = ["_rand", "_srand", "_random", "_srandom", "_rand_r"]
+    static let functions = APIs.predictableRandomC.importedFunctionSymbols
 
     public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
         for symbol in binary.importedSymbols(among: Self.functions) {
@@ -101,10 +106,8 @@ public struct WeakHashImportRule: BinaryRule {
     public init() {}
 
     static let algorithms: [(name: String, symbols: [String])] = [
-        ("MD2", ["_CC_MD2", "_CC_MD2_Init", "_CC_MD2_Update", "_CC_MD2_Final"]),
-        ("MD4", ["_CC_MD4", "_CC_MD4_Init", "_CC_MD4_Update", "_CC_MD4_Final"]),
-        ("MD5", ["_CC_MD5", "_CC_MD5_Init", "_CC_MD5_Update", "_CC_MD5_Final"]),
-        ("SHA-1", ["_CC_SHA1", "_CC_SHA1_Init", "_CC_SHA1_Update", "_CC_SHA1_Final"]),
+        ("MD2", APIs.commonCryptoMD2.importedFunctionSymbols), ("MD4", APIs.commonCryptoMD4.importedFunctionSymbols),
+        ("MD5", APIs.commonCryptoMD5.importedFunctionSymbols), ("SHA-1", APIs.commonCryptoSHA1.importedFunctionSymbols),
     ]
 
     public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {

@@ -122,8 +122,9 @@ public struct InsecureCodingClassRule: SourceRule {
                 for expression in body.allExpressions {
                     guard case .call(let callee, let arguments, _) = expression.kind, let name = callee.name else { continue }
                     // `decodeObject(forKey:)`, `decodeObject()`, `[coder decodeObjectForKey:]`, `[coder decodeObject]`.
-                    let untyped = (name == "decodeObject" && arguments.count <= 1 && arguments.allSatisfy { $0.label == "forKey" })
-                        || name == "decodeObjectForKey:"
+                    let untyped = (APIs.coderDecodeAnyObject.swiftBaseNames.contains(name) && arguments.count <= 1
+                                   && arguments.allSatisfy { $0.label == "forKey" })
+                        || APIs.coderDecodeAnyObject.selectors.contains(name)
                     guard untyped else { continue }
                     let key = arguments.first?.value.stringValue.map { " for key \"\($0)\"" } ?? ""
                     sink.report("`\(type.name)` supports secure coding but decodes\(key) with `\(expression.swiftCallName ?? name)`, which does not name the expected class. Use `decodeObject(of:forKey:)`.",

@@ -113,7 +113,9 @@ enum CryptoConstantSites {
                     if let iv = positional(4) { add(iv, name, .iv, context) }
                     if let key = positional(5) { add(key, name, .key, context) }
                 case APIs.commonCryptoHMAC:
-                    if let key = positional(1) { add(key, name, .key, context) }
+                    // CCHmac(alg, key, …); CCHmacInit(context, alg, key, …).
+                    let keyPosition = name == APIs.commonCryptoHMAC.cFunctions[1] ? 2 : 1
+                    if let key = positional(keyPosition) { add(key, name, .key, context) }
                 case APIs.commonCryptoPBKDF:
                     if let password = positional(1) { add(password, name, .password, context) }
                     if let salt = positional(3) { add(salt, name, .salt, context) }

@@ -3,7 +3,7 @@ import MoatSyntax
 
 /// A string or byte-array literal that becomes a key, password or stored secret in a crypto or keychain
 /// API (`CryptoConstantSites`): CryptoKit `SymmetricKey(data:)`, CommonCrypto `CCCrypt` / `CCCryptorCreate`
-/// / `CCCryptorCreateWithMode` (key), `CCHmac` (key), `CCKeyDerivationPBKDF` (password), CryptoSwift
+/// / `CCCryptorCreateWithMode` (key), `CCHmac` / `CCHmacInit` (key), `CCKeyDerivationPBKDF` (password), CryptoSwift
 /// `AES`/`ChaCha20`/`Blowfish`/`HMAC` (`key:`) and `PBKDF2` (`password:`), RNCryptor (`withPassword:` /
 /// `password:`), Realm's `encryptionKey`, `SecKeyCreateWithData` for private or symmetric keys, and
 /// keychain dictionaries whose `kSecValueData` is a literal. The literal is followed through byte
@@ -157,6 +157,15 @@ public struct HardcodedCryptoKeyRule: SourceRule {
                 CCHmac(kCCHmacAlgSHA256, kMacKey, sizeof(kMacKey), message.bytes, message.length, mac);
             }
             """, note: "A key in a `#define` and in a C array."),
+            .triggering("Signer.m", """
+            static const unsigned char kSigningKey[] = ↓{ 0x5c, 0x21, 0x9e, 0x03, 0xb7, 0x44, 0xd8, 0x6a, 0x10, 0xfe };
+            - (void)sign:(NSData *)message into:(unsigned char *)mac {
+                CCHmacContext context;
+                CCHmacInit(&context, kCCHmacAlgSHA256, kSigningKey, sizeof(kSigningKey));
+                CCHmacUpdate(&context, message.bytes, message.length);
+                CCHmacFinal(&context, mac);
+            }
+            """, note: "`CCHmacInit` takes its key as third argument, after the context and the algorithm."),
             RuleExample(files: [
                 ExampleFile(name: "Keys.h", content: """
                 #define kStoreKey @"s3cr3t-st0re-k3y-0123456789abcdef"

@@ -35,6 +35,9 @@ public struct FileLocation: Sendable, Equatable {
 }
 
 public enum FileLocations {
+    /// The selectors that build a file URL from a path alone (not relative to another URL).
+    static let pathOnlyFileURLSelectors = Set(APIs.fileURLFromPath.selectors.filter { !$0.contains("relativeToURL") })
+
     /// The location of a URL or path expression, following local names. Nil when unknown.
     public static func locate(_ expression: Expression, _ values: LocalValues, depth budget: Int = 12) -> FileLocation? {
         guard budget > 0 else { return nil }
@@ -133,9 +136,7 @@ public enum FileLocations {
             return FileLocation(base: .home, depth: 0, isBuiltFromData: false)
         case "NSTemporaryDirectory":
             return FileLocation(base: .temporary, depth: 0, isBuiltFromData: false)
-        case "appendingPathComponent", "appendingPathComponent:", "URLByAppendingPathComponent:",
-             "URLByAppendingPathComponent:isDirectory:", "stringByAppendingPathComponent:", "appending",
-             "appendingPathComponent:isDirectory:":
+        case APIs.pathAppending, "appendingPathComponent:", "appendingPathComponent:isDirectory:":
             guard let receiver, var result = recurse(receiver) else { return nil }
             guard let argument = arguments.first?.value else { return result }
             if let text = argument.stringValue { appendLiteral(text, to: &result) } else {
@@ -150,12 +151,12 @@ public enum FileLocations {
             return result
         case "standardized", "resolvingSymlinksInPath", "standardizingPath", "absoluteURL", "URLByResolvingSymlinksInPath":
             return receiver.flatMap(recurse)
-        case "URL", "NSURL", "fileURLWithPath:", "fileURLWithPath:isDirectory:", "init":
+        case "URL", "NSURL", "init", _ where pathOnlyFileURLSelectors.contains(name):
             if let path = arguments.first(where: { $0.label == "fileURLWithPath" || $0.label == "filePath" })?.value {
                 return recurse(path)
             }
             return nil
-        case APIs.bundleResourceURL, "pathForResource:ofType:", "pathForResource:ofType:inDirectory:", "path":
+        case APIs.bundleResourceURL, APIs.bundleResourcePath:
             // (`url` and `urls` of a bundle are read by the first case.)
             guard let receiver else { return nil }
             return bundleResource(receiver: receiver, arguments: arguments, recurse)

@@ -99,10 +99,15 @@ enum SurfaceTables {
 
     /// Names that show `loadItem`-like calls are on item providers, not on the app's own types.
     static let itemProviderNames = ["NSItemProvider", "attachments", "itemProviders", "inputItems", "NSExtensionItem",
-                                    "loadItemForTypeIdentifier:options:completionHandler:",
-                                    "loadFileRepresentationForTypeIdentifier:completionHandler:",
-                                    "loadInPlaceFileRepresentationForTypeIdentifier:completionHandler:",
-                                    "loadDataRepresentationForTypeIdentifier:completionHandler:"]
+                                    itemLoad.selector] + APIs.itemProviderFileLoad.selectors + [dataLoad.selector]
+
+    /// The Swift base name and the selector of one of an API's calls (its Swift names and selectors are
+    /// listed in the same order).
+    static func call(_ api: API, _ index: Int) -> (swift: String, selector: String) {
+        (String(api.swift[index].prefix { $0 != "(" }), api.selectors[index])
+    }
+    /// `NSItemProvider`'s item and data loads.
+    static let itemLoad = call(APIs.itemProviderLoad, 0), dataLoad = call(APIs.itemProviderLoad, 1)
 
     /// Types, calls and modifiers whose use opens a way in.
     static let references: [Item] = [
@@ -110,17 +115,15 @@ enum SurfaceTables {
              risk: "Files the user picks from any provider: their names and contents are untrusted input."),
         Item(target: .fileImports, names: ["UIDocumentPickerViewController"], label: "UIDocumentPickerViewController", kind: "document picker",
              risk: "Files the user picks from any provider: their names and contents are untrusted input."),
-        Item(target: .fileImports, names: ["loadItem", "loadItemForTypeIdentifier:options:completionHandler:"],
+        Item(target: .fileImports, names: [itemLoad.swift, itemLoad.selector],
              label: "NSItemProvider.loadItem", kind: "item provider",
              risk: "Items shared or dropped by other apps: files, URLs and data of any content.",
              requires: itemProviderNames),
-        Item(target: .fileImports, names: ["loadFileRepresentation", "loadInPlaceFileRepresentation",
-                                          "loadFileRepresentationForTypeIdentifier:completionHandler:",
-                                          "loadInPlaceFileRepresentationForTypeIdentifier:completionHandler:"],
+        Item(target: .fileImports, names: APIs.itemProviderFileLoad.swiftBaseNames + APIs.itemProviderFileLoad.selectors,
              label: "NSItemProvider file representation", kind: "item provider",
              risk: "Files shared or dropped by other apps: their names and contents are untrusted input.",
              requires: itemProviderNames),
-        Item(target: .fileImports, names: ["loadDataRepresentation", "loadDataRepresentationForTypeIdentifier:completionHandler:"],
+        Item(target: .fileImports, names: [dataLoad.swift, dataLoad.selector],
              label: "NSItemProvider data representation", kind: "item provider",
              risk: "Data shared or dropped by other apps: parse it as untrusted input.",
              requires: itemProviderNames),

@@ -130,7 +130,8 @@ struct ChallengeHandler {
     }
 
     static let nonEvaluating: Set<String> = ["URLCredential", "NSURLCredential", "credentialForTrust:", "initWithTrust:",
-                                             "SecTrustGetCertificateCount", "CFRetain", "CFRelease", "print", "NSLog",
+                                             "SecTrustGetCertificateCount", "CFRetain", "CFRelease", "print",
+                                             APIs.formattedLogC.cFunctions[0], // NSLog
                                              "completionHandler", "use", "useCredential:forAuthenticationChallenge:"]
 
     /// A guard fact that means "the trust was evaluated and passed" on this path.

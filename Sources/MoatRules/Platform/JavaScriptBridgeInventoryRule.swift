@@ -93,7 +93,7 @@ public struct JavaScriptBridgeInventoryRule: SourceRule {
                 findings.append((statement.range, message, InventoryItem(.jsContextValue, name: key, detail: message)))
             case .expression(let expression):
                 guard case .call(let callee, let arguments, _) = expression.kind, let name = callee.name else { return }
-                if (name == "setObject" || name == "setObject:forKeyedSubscript:"), arguments.count == 2,
+                if APIs.javaScriptContextStore ~= name, arguments.count == 2,
                    arguments[1].label == "forKeyedSubscript", let receiver = callee.receiver,
                    Self.isJSContext(receiver, values, importsJavaScriptCore) {
                     let key = Self.keyText(arguments[1].value, file)

@@ -239,7 +239,7 @@ public struct ScriptMessageOriginRule: SourceRule {
     /// `print(…)`, `NSLog(…)`, `os_log(…)`, `MXLogDebug(…)`, `logger.debug(…)`, `Log.info(…)`.
     static func isLogging(_ root: Expression) -> Bool {
         guard case .call(let callee, _, _) = root.unwrapped.kind, let name = callee.name else { return false }
-        if ["print", "debugPrint", "NSLog", "os_log", "dump"].contains(name) { return true }
+        if ["print", "debugPrint", "dump", APIs.formattedLogC.cFunctions[0], APIs.osLogC.cFunctions[0]].contains(name) { return true }
         let words = SecretNaming.words(name)
         if let index = words.firstIndex(of: "log") {
             // `logIn`, `logOut` are actions; `log(…)`, `logDebug`, `MXLogDebug` are logging.
@@ -248,7 +248,7 @@ public struct ScriptMessageOriginRule: SourceRule {
         }
         return callee.receiver?.nameChain.contains { link in
             let lowered = link.lowercased()
-            return lowered == "log" || lowered.hasSuffix("logger") || lowered == "diag" || lowered == "os_log"
+            return lowered == "log" || lowered.hasSuffix("logger") || lowered == "diag" || lowered == APIs.osLogC.cFunctions[0]
         } ?? false
     }
 

@@ -213,12 +213,13 @@ public struct DeprecatedURLHandlerRule: SourceRule {
             """),
         ])
 
-    static let replacements: [String: String] = [
-        "application(_:handleOpen:)": "application(_:open:options:)",
-        "application(_:open:sourceApplication:annotation:)": "application(_:open:options:)",
-        "application:handleOpenURL:": "application:openURL:options:",
-        "application:openURL:sourceApplication:annotation:": "application:openURL:options:",
-    ]
+    /// Each deprecated handler's name → the current handler's, Swift to Swift, Objective-C to Objective-C.
+    static let replacements: [String: String] = {
+        var table: [String: String] = [:]
+        for name in APIs.deprecatedOpenURLHandler.swift { table[name] = APIs.openURLHandler.swift[0] }
+        for name in APIs.deprecatedOpenURLHandler.selectors { table[name] = APIs.openURLHandler.selectors[0] }
+        return table
+    }()
 
     public init() {}
 

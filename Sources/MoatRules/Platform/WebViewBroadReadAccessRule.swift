@@ -110,7 +110,7 @@ public struct WebViewBroadReadAccessRule: SourceRule {
                 receiver = base
             case .call(let callee, let arguments, _)
                 where arguments.contains(where: { ["forResource", "URLForResource", "pathForResource"].contains($0.label ?? "") })
-                    || ["URLForResource:withExtension:", "URLForResource:withExtension:subdirectory:", "pathForResource:ofType:"].contains(callee.name ?? ""):
+                    || (APIs.bundleResourceURL.selectors + [APIs.bundleResourcePath.selectors[0]]).contains(callee.name ?? ""): // and pathForResource:ofType:
                 receiver = callee.receiver
             default:
                 continue
@@ -126,7 +126,7 @@ public struct WebViewBroadReadAccessRule: SourceRule {
             if ["Bundle", "NSBundle", "init"].contains(name), arguments.contains(where: { $0.label == "url" || $0.label == "path" }) {
                 return .dedicated
             }
-            if ["bundleWithURL:", "bundleWithPath:", "initWithURL:", "initWithPath:"].contains(name) { return .dedicated }
+            if APIs.bundleInit.selectors.contains(name) { return .dedicated }
         }
         if resolved.nameChain.contains("module") && resolved.nameChain.contains("Bundle") { return .dedicated }
         let text = file.text(receiver.range)

@@ -103,8 +103,7 @@ public struct WebViewHTMLFileBaseURLRule: SourceRule {
         guard isReadFromBundle(html, values), case .call(_, let arguments, _) = html.kind, let source = arguments.first?.value,
               let location = FileLocations.locate(source, values), !location.isBuiltFromData else { return false }
         // The resource's name is a literal too (`pathForResource:@"example_file"`, not `pathForResource:name`).
-        let resourceCalls: Set<String> = ["url", "path", "URLForResource:withExtension:", "URLForResource:withExtension:subdirectory:",
-                                          "pathForResource:ofType:", "pathForResource:ofType:inDirectory:"]
+        let resourceCalls = Set(["url"] + APIs.bundleResourceURL.selectors + APIs.bundleResourcePath.callNames)
         for node in [values.resolve(source)] + values.reachable(from: source) {
             guard case .call(let callee, let arguments, _) = node.kind, let name = callee.name, resourceCalls.contains(name),
                   let first = arguments.first else { continue }
@@ -116,9 +115,9 @@ public struct WebViewHTMLFileBaseURLRule: SourceRule {
     /// `String(contentsOf: bundleURL)`, `[NSString stringWithContentsOfFile:bundlePath ...]`.
     static func isReadFromBundle(_ html: Expression, _ values: LocalValues) -> Bool {
         guard case .call(let callee, let arguments, _) = html.kind, let name = callee.name else { return false }
-        let readers: Set<String> = ["String", "NSString", "init", "stringWithContentsOfFile:encoding:error:",
-                                    "stringWithContentsOfURL:encoding:error:", "initWithContentsOfFile:encoding:error:",
-                                    "initWithContentsOfURL:encoding:error:"]
+        // Strings read with a given encoding, from a path or a URL.
+        let readers = Set(["String", "NSString", "init"]
+                          + (APIs.stringContentsOfFile.selectors + APIs.contentsOfURL.selectors).filter { $0.hasSuffix(":encoding:error:") })
         guard readers.contains(name), let source = arguments.first?.value,
               arguments.first?.label.map({ $0.hasPrefix("contentsOf") || $0.hasPrefix("stringWithContentsOf") || $0.hasPrefix("initWithContentsOf") }) == true
         else { return false }

@@ -128,9 +128,10 @@ public struct CoreDataSecretAttributeRule: AppRule {
     }
 
     /// Names in code that open a persistent store: containers load theirs, coordinators add them.
-    static let storeOpeners = ["loadPersistentStores", "loadPersistentStoresWithCompletionHandler:", "addPersistentStore",
-                               "addPersistentStoreWithType:configuration:URL:options:error:", "NSPersistentContainer",
-                               "NSPersistentCloudKitContainer"]
+    /// (The first four are calls, the last two containers.)
+    static let storeOpeners = ["loadPersistentStores", "loadPersistentStoresWithCompletionHandler:"]
+        + APIs.coreDataAddPersistentStore.swiftBaseNames + APIs.coreDataAddPersistentStore.selectors
+        + ["NSPersistentContainer", "NSPersistentCloudKitContainer"]
     static let protectionKey = "NSPersistentStoreFileProtectionKey"
     static let dataProtectionEntitlement = "com.apple.developer.default-data-protection"
     /// Default classes that keep files encrypted while the device is locked.
@@ -207,8 +208,8 @@ public struct CoreDataSecretAttributeRule: AppRule {
     }
 
     /// Names whose lines may name the model: containers and resource lookups.
-    static let modelNamingCalls = ["NSPersistentContainer", "NSPersistentCloudKitContainer", "url(forResource:withExtension:)",
-                                   "URLForResource:withExtension:", "initWithName:", "persistentContainerWithName:",
+    static let modelNamingCalls = ["NSPersistentContainer", "NSPersistentCloudKitContainer", APIs.bundleResourceURL.swift[0],
+                                   APIs.bundleResourceURL.selectors[0], "initWithName:", "persistentContainerWithName:",
                                    "initWithName:managedObjectModel:"]
 
     static func storeSites(_ sources: [SourceSummary]) -> [StoreSite] {

@@ -52,6 +52,10 @@ public struct FileProtectionNoneRule: SourceRule {
     /// The names of `FileProtection.isNone` (a protection key is a dictionary key, in code or a string).
     static let requiredNames: Set<String> = ["NSDataWritingFileProtectionNone", "NSFileProtectionNone", "NSURLFileProtectionNone",
                                              "noFileProtection", "FileProtectionType", "URLFileProtection"]
+    /// `FileManager`'s directory creations (the Swift name, the Objective-C selector on a path), whose
+    /// attributes may set a protection.
+    static let directoryCreations = Set(APIs.fileManagerCreateDirectory.swiftBaseNames
+                                        + APIs.fileManagerCreateDirectory.selectors.filter { $0.hasPrefix("createDirectoryAtPath") })
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
@@ -119,8 +123,7 @@ public struct FileProtectionNoneRule: SourceRule {
             let path: Expression?
             if let write = FileWrite.from(call) {
                 path = write.destination
-            } else if ["setAttributes", "setAttributes:ofItemAtPath:error:", "createDirectory",
-                       "createDirectoryAtPath:withIntermediateDirectories:attributes:error:"].contains(name) {
+            } else if ["setAttributes", "setAttributes:ofItemAtPath:error:"].contains(name) || Self.directoryCreations.contains(name) {
                 path = arguments.first { ["ofItemAtPath", "atPath", "at", "createDirectoryAtPath"].contains($0.label ?? "") }?.value
             } else {
                 path = nil

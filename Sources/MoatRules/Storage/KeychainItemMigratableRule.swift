@@ -88,14 +88,15 @@ public struct KeychainItemMigratableRule: SourceRule {
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
-        guard unit.names.containsAny(["SecItemAdd", "SecItemUpdate"]) else { return }
+        let (add, update) = (APIs.keychainItemWrite.cFunctions[0], APIs.keychainItemWrite.cFunctions[1]) // SecItemAdd, SecItemUpdate
+        guard unit.names.containsAny([add, update]) else { return }
         let cache = LocalValuesCache(file: file)
         for (call, context) in file.calls(where: { call in
             guard case .call(let callee, _, false) = call.kind, case .identifier(let name) = callee.unwrapped.kind else { return false }
-            return name == "SecItemAdd" || name == "SecItemUpdate"
+            return name == add || name == update
         }) {
             let arguments = call.arguments
-            let isAdd = call.name == "SecItemAdd"
+            let isAdd = call.name == add
             guard let dictionary = (isAdd ? arguments.first : (arguments.count > 1 ? arguments[1] : nil))?.value else { continue }
             let values = cache.values(for: context)
             guard let entries = DictionaryEntries.of(dictionary, values, in: file.statements(of: context)),

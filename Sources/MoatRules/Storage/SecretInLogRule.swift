@@ -114,13 +114,13 @@ public struct SecretInLogRule: SourceRule {
             case "Logger" where unifiedLogging && (callee.receiver?.nameChain.contains { $0.lowercased().hasSuffix("logger") || $0.hasSuffix("OSLog") || $0.hasSuffix("osLog") } ?? false):
                 guard Self.isPublicInterpolation(arguments, flow) else { continue }
                 place = "to the unified log as a public value (`privacy: .public`), readable in the system log"
-            case "os_log":
+            case APIs.osLogC.name:
                 let format = arguments.lazy.compactMap { Self.literalText($0.value) }.first ?? ""
                 guard format.contains("{public}") || Self.isPublicInterpolation(arguments, flow) else { continue }
                 place = "to the unified log as a public value, readable in the system log"
             case "print":
                 place = "to the console (standard output), which debuggers and log collectors capture"
-            case "NSLog":
+            case APIs.formattedLogC.name:
                 place = "to the system log, readable from any Mac the device is connected to and in diagnostics"
             default:
                 place = "to a log that is kept on the device and shared in bug reports"

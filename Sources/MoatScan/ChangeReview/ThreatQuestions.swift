@@ -393,7 +393,9 @@ private struct Detector {
     /// Decoders that accept any class named in the data.
     static let legacyDecoders = APIs.keyedUnarchiverLegacy.callNames
     /// Decoders given (or expected to be given) the classes they accept.
-    static let classDecoders = APIs.keyedUnarchiverSecure.callNames.union(APIs.coderDecodeObject.callNames)
+    static let classDecoders = [APIs.keyedUnarchiverSecure, APIs.coderDecodeObject, APIs.coderDecodeAnyObject, APIs.coderDecodeTopLevelObject].callNames
+    /// Coder calls that name no class (`decodeObject(forKey:)`, `[coder decodeObjectForKey:]`, `decodeTopLevelObject()`).
+    static let untypedDecoders = APIs.coderDecodeAnyObject.callNames.union(APIs.coderDecodeTopLevelObject.swiftBaseNames)
     /// Keyed-unarchiver initializers (Swift base name `NSKeyedUnarchiver`, Objective-C selectors).
     static let unarchiverInitializers = APIs.keyedUnarchiverLegacyInit.callNames.union(APIs.keyedUnarchiverSecureInit.callNames)
 
@@ -416,7 +418,7 @@ private struct Detector {
                 } else {
                     reason = "`\(name)` decodes objects of class `\(text(classes))`"
                 }
-            } else if base == "decodeObject" || base == "decodeObjectForKey:" || base == "decodeTopLevelObject" {
+            } else if Self.untypedDecoders.contains(base) {
                 reason = "`\(name)` decodes an object without naming the class it expects"
             } else {
                 reason = "`\(name)` decodes objects"

@@ -68,13 +68,21 @@ struct SurfaceFactCollector {
 
     static let pasteboardProperties: Set<String> = ["string", "strings", "url", "urls", "URL", "URLs", "image", "images",
                                                      "color", "colors", "items", "itemProviders"]
-    static let pasteboardReadMethods: [String: String] = [
-        "data(forPasteboardType:)": "data(forPasteboardType:)", "value(forPasteboardType:)": "value(forPasteboardType:)",
-        "data(forPasteboardType:inItemSet:)": "data(forPasteboardType:inItemSet:)",
-        "dataForPasteboardType:": "dataForPasteboardType:", "valueForPasteboardType:": "valueForPasteboardType:",
-        "string": "string", "strings": "strings", "URL": "URL", "URLs": "URLs", "image": "image", "images": "images",
-        "items": "items", "itemProviders": "itemProviders", "color": "color", "colors": "colors",
-    ]
+    /// Named (and uniquely named) pasteboards opened by message.
+    static let namedPasteboardSelectors = Set(APIs.namedPasteboard.selectors + APIs.uniquePasteboard.selectors)
+    /// The named pasteboard's initializer called as `.init(name:create:)` on `UIPasteboard`.
+    static let namedPasteboardInit = "init" + APIs.namedPasteboard.swift[0].drop { $0 != "(" }
+    /// Swift calls that read the pasteboard by type.
+    static let pasteboardReadCalls = Set(APIs.pasteboardContentsByType.swift)
+    /// Reads of the pasteboard by message (and the Swift calls, as they are named in the facts).
+    static let pasteboardReadMethods: [String: String] = {
+        var table: [String: String] = [:]
+        for name in APIs.pasteboardContentsByType.swift + APIs.pasteboardContentsByType.selectors
+            + ["string", "strings", "URL", "URLs", "image", "images", "items", "itemProviders", "color", "colors"] {
+            table[name] = name
+        }
+        return table
+    }()
     static let pasteboardWriteMethods: Set<String> = [
         "setValue(_:forPasteboardType:)", "setData(_:forPasteboardType:)", "setItems(_:options:)", "addItems(_:)",
         "setItemProviders(_:localOnly:expirationDate:)", "setObjects(_:)", "setObjects(_:localOnly:expirationDate:)",
@@ -97,6 +105,8 @@ struct SurfaceFactCollector {
         for selector in APIs.propertyListSerializationRead.selectors { table[selector] = "NSPropertyListSerialization" }
         return table
     }()
+    /// Top-level `Decodable` decoders (`JSONDecoder`, `PropertyListDecoder`).
+    static let topLevelDecoders = Set(APIs.decodableDecode.swift)
     static let jsonReads = Set(APIs.jsonSerializationRead.swift)
     static let propertyListReads = Set(APIs.propertyListSerializationRead.swift)
     static let xmlParserSelectors = Set(APIs.xmlParserInit.selectors)
@@ -148,8 +158,9 @@ struct SurfaceFactCollector {
         func receiverChain() -> [String] { callee.receiver?.nameChain ?? [] }
         let position = expression.range.start
         if isMessageSend {
-            if name == "pasteboardWithName:create:" || name == "pasteboardWithUniqueName", receiverChain().contains("UIPasteboard") {
-                add(.namedPasteboard, name == "pasteboardWithUniqueName" ? "(unique name)" : Self.pasteboardLabel(arguments.first?.value), position)
+            if Self.namedPasteboardSelectors.contains(name), receiverChain().contains("UIPasteboard") {
+                add(.namedPasteboard, APIs.uniquePasteboard.selectors.contains(name) ? "(unique name)" : Self.pasteboardLabel(arguments.first?.value),
+                    position)
                 return
             }
             if let owner = Self.objectiveCDecoders[name] {
@@ -169,11 +180,11 @@ struct SurfaceFactCollector {
             return
         }
         guard let callName = swiftCallName else { return }
-        if callName == "UIPasteboard(name:create:)" || (callName == "init(name:create:)" && receiverChain().contains("UIPasteboard")) {
+        if APIs.namedPasteboard.swift.contains(callName) || (callName == Self.namedPasteboardInit && receiverChain().contains("UIPasteboard")) {
             add(.namedPasteboard, Self.pasteboardLabel(arguments.first?.value), position)
             return
         }
-        if callName == "withUniqueName()", receiverChain().contains("UIPasteboard") {
+        if APIs.uniquePasteboard.swift.contains(callName), receiverChain().contains("UIPasteboard") {
             add(.namedPasteboard, "(unique name)", position)
             return
         }
@@ -182,7 +193,7 @@ struct SurfaceFactCollector {
             add(.deserialization, "NSKeyedUnarchiver.\(callName)", position)
         case _ where Self.unarchiverInitializers.contains(callName):
             add(.deserialization, callName, position)
-        case "decode(_:from:)":
+        case _ where Self.topLevelDecoders.contains(callName):
             // A top-level decoder: the first argument is a type (`T.self`).
             guard let first = arguments.first?.value.unwrapped, Self.isTypeValue(first) else { return }
             let decoder: String
@@ -193,7 +204,7 @@ struct SurfaceFactCollector {
             } else {
                 decoder = "Decoder"
             }
-            add(.deserialization, "\(decoder).decode(_:from:)", position)
+            add(.deserialization, "\(decoder).\(callName)", position)
         case _ where Self.jsonReads.contains(callName):
             if receiverChain().contains("JSONSerialization") { add(.deserialization, "JSONSerialization.\(callName)", position) }
         case _ where Self.propertyListReads.contains(callName):
@@ -206,8 +217,7 @@ struct SurfaceFactCollector {
             if let receiver = callee.receiver, let pasteboard = Self.pasteboardName(receiver) {
                 if Self.pasteboardWriteMethods.contains(callName) {
                     add(.pasteboardWrite, "\(pasteboard).\(callName)", position)
-                } else if callName == "data(forPasteboardType:)" || callName == "value(forPasteboardType:)"
-                            || callName == "data(forPasteboardType:inItemSet:)" {
+                } else if Self.pasteboardReadCalls.contains(callName) {
                     add(.pasteboardRead, "\(pasteboard).\(callName)", position)
                 }
             }

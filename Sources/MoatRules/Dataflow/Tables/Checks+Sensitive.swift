@@ -8,9 +8,12 @@ extension Checks {
     static let sensitiveResults: [CallResultRule] = [
         CallResultRule(
             name: "hash or cipher",
+            // CommonCrypto's one-shot digests, HMAC and cipher, Security's public-key encryption, crypt(3).
             match: CallMatch(names: APISpelling(swift: ["hash", "seal", "encrypt", "authenticationCode"],
-                                                c: ["CC_SHA256", "CC_SHA384", "CC_SHA512", "CC_SHA1", "CC_MD5", "CCHmac", "CCCrypt",
-                                                    "SecKeyCreateEncryptedData", "crypt", "bcrypt"]),
+                                                c: APIs.commonCryptoSHA2.cFunctions
+                                                    + [APIs.commonCryptoSHA1.cFunctions[0], APIs.commonCryptoMD5.cFunctions[0],
+                                                       APIs.commonCryptoHMAC.cFunctions[0], APIs.commonCryptoCipher.cFunctions[0]]
+                                                    + APIs.secKeyCreateEncryptedData.cFunctions + ["crypt", "bcrypt"]),
                              receivers: ["SHA256", "SHA384", "SHA512", "SHA1", "MD5", "Insecure", "HMAC", "AES", "GCM", "ChaChaPoly",
                                          "SealedBox", "cipher", "Cipher", "crypto", "Crypto"]),
             effect: .adds([.encrypted]), kinds: [.sensitive], precedence: 25,

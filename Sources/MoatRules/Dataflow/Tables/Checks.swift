@@ -142,7 +142,7 @@ enum Checks {
             swift: ["conforms", "isSubclass", "print", "debugPrint", "String", "isEqual", "describing"],
             objc: ["conformsToProtocol:", "isSubclassOfClass:", "isKindOfClass:", "isMemberOfClass:", "respondsToSelector:",
                    "instancesRespondToSelector:", "isEqual:"],
-            c: ["class_conformsToProtocol", "NSStringFromClass", "NSLog", "os_log"]),
+            c: ["class_conformsToProtocol", "NSStringFromClass", APIs.formattedLogC.cFunctions[0], APIs.osLogC.cFunctions[0]]), // NSLog, os_log
         rationale: "Checking, comparing or printing a class creates nothing from it.")
 
     // MARK: Confirmations

@@ -22,7 +22,8 @@ public enum ConstantTables {
     /// Initializers and functions whose first argument's bytes they return (`Data("…".utf8)`,
     /// `Data(base64Encoded: "…")`, `Array("…".utf8)`, `[NSData dataWithBytes:length:]`).
     public static let byteInitializers: Set<String> = [
-        "Data", "NSData", "Array", "init", "SymmetricKey", "dataWithBytes:length:", "initWithBase64EncodedString:options:",
+        "Data", "NSData", "Array", "init", "SymmetricKey", "initWithBase64EncodedString:options:",
+        APIs.dataFromBytes.selectors[0], // the class method dataWithBytes:length:
     ]
     /// Byte arrays shorter than this are not keys, IVs or salts.
     public static let minimumByteCount = 8
@@ -42,14 +43,28 @@ public enum ConstantTables {
     /// initialized with. `memset`/`bzero` leave it a constant.
     public static let readOnlyArguments: [String: Set<Int>] = {
         var result: [String: Set<Int>] = [
-            "CCCrypt": [3, 5, 6], "CCCryptorCreate": [3, 5], "CCCryptorCreateWithMode": [4, 5, 7], "CCKeyDerivationPBKDF": [1, 3],
-            "CCHmac": [1, 3], "CCHmacInit": [1], "CCCryptorUpdate": [1], "SecKeyCreateWithData": [0],
-            "memcpy": [1], "memmove": [1], "strcpy": [1], "strncpy": [1], "strlcpy": [1], "memcmp": [], "strcmp": [], "strlen": [],
-            "sizeof": [], "memset": [], "bzero": [], "printf": [], "NSLog": [], "CFDataCreate": [1],
+            "CCCryptorUpdate": [1], "memcmp": [], "strcmp": [], "strlen": [],
+            "sizeof": [], "memset": [], "bzero": [], "CFDataCreate": [1],
             "dataWithBytesNoCopy:length:": [], "dataWithBytesNoCopy:length:freeWhenDone:": [],
             "initWithBytesNoCopy:length:freeWhenDone:": [],
             "stringWithUTF8String:": [], "initWithUTF8String:": [], "stringWithCString:encoding:": [],
         ]
+        // The C functions of the vocabulary, each with the positions of the buffers it reads: CommonCrypto's
+        // key, IV and input (see the signatures in APIs+Crypto.swift), a copy's source, every argument of a log.
+        let functions: [(String, Set<Int>)] = [
+            (APIs.commonCryptoCipher.cFunctions[0], [3, 5, 6]), // CCCrypt(op, alg, options, key, keyLength, iv, dataIn, ...)
+            (APIs.commonCryptoCipher.cFunctions[1], [3, 5]), // CCCryptorCreate(op, alg, options, key, keyLength, iv, ref)
+            (APIs.commonCryptoCipherWithMode.cFunctions[0], [4, 5, 7]), // CCCryptorCreateWithMode(op, mode, alg, padding, iv, key, keyLength, tweak, ...)
+            (APIs.commonCryptoPBKDF.cFunctions[0], [1, 3]), // CCKeyDerivationPBKDF(alg, password, passwordLength, salt, ...)
+            (APIs.commonCryptoHMAC.cFunctions[0], [1, 3]), // CCHmac(alg, key, keyLength, data, ...)
+            (APIs.commonCryptoHMAC.cFunctions[1], [2]), // CCHmacInit(context, alg, key, keyLength)
+            (APIs.secKeyCreateWithData.cFunctions[0], [0]), // SecKeyCreateWithData(data, attributes, error)
+            (APIs.memoryCopyC.cFunctions[0], [1]), (APIs.memoryCopyC.cFunctions[1], [1]), // memcpy, memmove
+            (APIs.stringCopyC.cFunctions[0], [1]), // strcpy
+            (APIs.boundedCopyC.cFunctions[0], [1]), (APIs.boundedCopyC.cFunctions[1], [1]), // strncpy, strlcpy
+            (APIs.formattedLogC.cFunctions[0], []), (APIs.formattedLogC.cFunctions[2], []), // NSLog, printf
+        ]
+        for (name, positions) in functions { result[name] = positions }
         // `[NSData dataWithBytes:iv length:16]` copies the bytes.
         for selector in APIs.dataFromBytes.selectors { result[selector] = [] }
         return result

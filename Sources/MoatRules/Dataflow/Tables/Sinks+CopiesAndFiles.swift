@@ -29,7 +29,7 @@ extension TaintSinks {
                   roles: [(.destination, .receiver), (.source, .label(["from"])), (.length, .label(["count"]))], requiredLabels: ["count"]),
         // Reads `count` bytes from the pointer: a count larger than what it points to reads past it. The
         // Objective-C selectors are also allocation sizes (`-[NSData initWithBytes:length:]`).
-        TaintSink(kind: .memoryCopy, api: "Data(bytes:count:)", spelling: APISpelling(APIs.dataFromBytes),
+        TaintSink(kind: .memoryCopy, api: APIs.dataFromBytes.swift[1], spelling: APISpelling(APIs.dataFromBytes),
                   roles: [(.source, .label(["bytes"])), (.length, .label(["count", "length"]))], requiredLabels: ["bytes"],
                   objcForm: SinkForm(roles: [(.source, .index(0)), (.length, .index(1))])),
     ]

@@ -16,17 +16,11 @@ import MoatSyntax
 
 enum SensitiveActionAPIs {
     static let all: [TaintSink] = [
-        TaintSink(kind: .sensitiveAction, api: "CXCallController.request(_:completion:)",
-                  spelling: APISpelling(swift: ["request", "requestTransaction"],
-                                        objc: ["requestTransaction:completion:", "requestTransactionWithAction:completion:",
-                                               "requestTransactionWithActions:completion:"]),
+        TaintSink(kind: .sensitiveAction, api: APIs.callControllerRequest.name, spelling: APISpelling(APIs.callControllerRequest),
                   roles: [(.argument, .all)], receivers: ["CXCallController", "callController", "CallController"]),
-        TaintSink(kind: .sensitiveAction, api: "CXProvider.reportOutgoingCall",
-                  spelling: APISpelling(swift: ["reportOutgoingCall"],
-                                        objc: ["reportOutgoingCallWithUUID:startedConnectingAtDate:", "reportOutgoingCallWithUUID:connectedAtDate:"]),
+        TaintSink(kind: .sensitiveAction, api: "CXProvider.reportOutgoingCall", spelling: APISpelling(APIs.providerReportOutgoingCall),
                   roles: [(.argument, .all)], receivers: ["CXProvider", "provider", "Provider"]),
-        TaintSink(kind: .sensitiveAction, api: "SKPaymentQueue.add(_:)",
-                  spelling: APISpelling(swift: ["add"], objc: ["addPayment:"]),
+        TaintSink(kind: .sensitiveAction, api: APIs.paymentQueueAdd.name, spelling: APISpelling(APIs.paymentQueueAdd),
                   roles: [(.argument, .all)], receivers: ["SKPaymentQueue", "paymentQueue", "PaymentQueue"]),
     ]
 }
@@ -35,6 +29,11 @@ enum URLActions {
     static let defaultsStores = ["UserDefaults", "defaults", "Defaults", "standardUserDefaults", "standard", "NSUbiquitousKeyValueStore",
                                  "keyValueStore", "KeyValueStore"]
     static let sessions = ["URLSession", "session", "Session", "sharedSession", "NSURLSession"]
+    /// URLSession's tasks and async calls (upload tasks by their Swift names only).
+    static let sessionFetches: APISpelling = {
+        let all = APISpelling(APIs.sessionDelegateTask, APIs.sessionDataTask, APIs.sessionDownloadTask, APIs.sessionData, APIs.sessionDownload)
+        return APISpelling(swift: all.swift, objc: all.objc.filter { !$0.hasPrefix("upload") })
+    }()
 
     static let all: [TaintSink] = [
         // Store: a setting or a value the app trusts later (a server address, a referral, a feature flag).
@@ -42,11 +41,8 @@ enum URLActions {
                   spelling: APISpelling(swift: ["set", "setValue"], objc: ["setObject:forKey:", "setValue:forKey:", "setString:forKey:"]),
                   roles: [(.data, .index(0))], receivers: defaultsStores, requiredLabels: ["forKey"], kinds: [.untrusted]),
         // Fetch: the app requests what the URL names (with its cookies and headers).
-        TaintSink(kind: .urlAction, api: "URLSession.dataTask(with:)",
-                  spelling: APISpelling(swift: ["dataTask", "downloadTask", "uploadTask", "data", "download", "bytes", "upload"],
-                                        objc: ["dataTaskWithURL:", "dataTaskWithRequest:", "dataTaskWithURL:completionHandler:",
-                                               "dataTaskWithRequest:completionHandler:", "downloadTaskWithURL:", "downloadTaskWithRequest:",
-                                               "downloadTaskWithURL:completionHandler:", "downloadTaskWithRequest:completionHandler:"]),
+        TaintSink(kind: .urlAction, api: APIs.sessionDelegateTask.name,
+                  spelling: sessionFetches,
                   roles: [(.url, .index(0))], receivers: sessions, kinds: [.untrusted]),
         // Show: a screen built from the URL's values (only what the user sees).
         TaintSink(kind: .urlNavigation, api: "pushViewController/present",

@@ -276,14 +276,9 @@ enum SensitiveSources {
 
     static let entries: [TaintSource] = [
         TaintSource(kind: .keychain, description: "an item read from the Keychain",
-                    pattern: .outArgument(functions: APISpelling(c: ["SecItemCopyMatching"]), index: 1)),
+                    pattern: .outArgument(functions: APISpelling(APIs.keychainCopyMatching), index: 1)),
         TaintSource(kind: .keychain, description: "a value read from the Keychain",
-                    pattern: .call(names: APISpelling(swift: ["get", "getString", "getData", "string", "data", "password", "passwordData",
-                                                              "loadDataForUserAccount", "object"],
-                                                      objc: ["passwordForService:account:", "passwordForService:account:error:",
-                                                             "passwordDataForService:account:", "passwordDataForService:account:error:",
-                                                             "stringForKey:", "dataForKey:", "stringForKey:error:", "dataForKey:error:",
-                                                             "objectForKey:", "get:"]),
+                    pattern: .call(names: APISpelling(APIs.keychainWrapperRead),
                                    receivers: keychainReceivers, labels: nil)),
         TaintSource(kind: .keychain, description: "a value read from the Keychain",
                     pattern: .subscriptRead(receivers: keychainReceivers)),

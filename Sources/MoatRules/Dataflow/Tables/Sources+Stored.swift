@@ -9,16 +9,12 @@ import MoatSyntax
 extension TaintSources {
     static let stored: [TaintSource] = [
         TaintSource(kind: .storedValue, description: "a value read back from UserDefaults",
-                    pattern: .call(names: APISpelling(swift: ["string", "object", "stringArray", "array", "value"],
-                                                      objc: ["stringForKey:", "objectForKey:", "stringArrayForKey:", "arrayForKey:",
-                                                             "valueForKey:"]),
+                    pattern: .call(names: APISpelling(APIs.defaultsRead),
                                    receivers: ["UserDefaults", "NSUserDefaults", "standardUserDefaults", "defaults", "Defaults"],
                                    labels: ["forKey", "stringForKey", "objectForKey", "stringArrayForKey", "arrayForKey", "valueForKey"]),
                     confidence: .low, addsToResult: true),
         TaintSource(kind: .storedValue, description: "a string read back from a file",
-                    pattern: .call(names: APISpelling(swift: ["String", "NSString"],
-                                                      objc: ["stringWithContentsOfFile:encoding:error:", "stringWithContentsOfFile:usedEncoding:error:",
-                                                             "initWithContentsOfFile:encoding:error:", "initWithContentsOfFile:usedEncoding:error:"]),
+                    pattern: .call(names: APISpelling(APIs.stringContentsOfFile),
                                    receivers: [], labels: ["contentsOfFile", "stringWithContentsOfFile", "initWithContentsOfFile"]),
                     confidence: .low, addsToResult: true),
     ]

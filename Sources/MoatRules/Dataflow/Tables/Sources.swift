@@ -159,7 +159,7 @@ enum TaintSources {
         // MARK: Local file URLs (kind `localFile`: proves a URL local, reaches no sink)
         TaintSource(kind: .localFileURL, description: "a file URL built from a path",
                     pattern: .call(names: APISpelling(APIs.fileURLFromPath),
-                                   receivers: [], labels: ["fileURLWithPath", "filePath", "fileURLWithPath:", "fileURLWithPath:isDirectory:", "fileURLWithPath:relativeToURL:"]),
+                                   receivers: [], labels: Set(APIs.fileURLFromPath.swiftFirstLabels + APIs.fileURLFromPath.selectors)),
                     addsToResult: true),
         TaintSource(kind: .localFileURL, description: "a resource URL of the app's bundle",
                     pattern: .call(names: APISpelling(APIs.bundleResourceURL),

@@ -156,9 +156,8 @@ enum Transfers {
         CallResultRule(
             name: "path builder",
             match: CallMatch(namesOrBaseNames: APISpelling(
-                swift: ["appendingPathComponent", "appending", "appendingPathExtension"],
-                objc: ["URLByAppendingPathComponent:", "URLByAppendingPathComponent:isDirectory:", "stringByAppendingPathComponent:"]
-                    + APIs.fileURLFromPath.selectors + ["pathWithComponents:"]),
+                swift: APIs.pathAppending.swiftBaseNames + ["appendingPathExtension"],
+                objc: APIs.pathAppending.selectors + APIs.fileURLFromPath.selectors + ["pathWithComponents:"]),
                              argumentLabels: ["fileURLWithPath", "filePath", "path", "component"], exceptBaseNames: ["write"]),
             effect: .buildsPath, precedence: 60,
             rationale: "Appending to a path or building a file URL puts the input into a file path (a step of the reported path)."),
@@ -175,8 +174,8 @@ enum Transfers {
         CallTransfer(spelling: APISpelling(
             swift: ["append", "insert", "add", "push", "formUnion", "merge", "updateValue", "addObjectsFromArray", "appendContentsOf"],
             objc: ["addObject:", "addObjectsFromArray:", "setObject:forKey:", "setValue:forKey:", "appendString:", "appendFormat:",
-                   "appendData:", "appendBytes:length:", "addEntriesFromDictionary:", "unionSet:", "setObject:forKeyedSubscript:",
-                   "insertObject:atIndex:"]),
+                   "appendData:", "appendBytes:length:", "addEntriesFromDictionary:", "unionSet:", "insertObject:atIndex:"]
+                + APIs.keyedSubscriptStore.selectors),
                      effect: .mutatesReceiver),
         CallTransfer(spelling: APISpelling(APIs.memoryCopyC), effect: .copiesArgument(from: 1, into: 0, arity: 3)),
         CallTransfer(spelling: APISpelling(
