@@ -109,7 +109,9 @@ struct SurfaceFactCollector {
     static let xmlParserSelectors = Set(APIs.xmlParserInit.selectors)
     static let xmlParserInitializers = Set(APIs.xmlParserInit.swift)
 
-    mutating func visit(_ node: CodeNode, file: CodeFile) {
+    /// `swiftCallName`: the node's `Expression.swiftCallName` when it is a call (the summary asks it once
+    /// for both of its uses).
+    mutating func visit(_ node: CodeNode, file: CodeFile, swiftCallName: String?) {
         guard facts.count < SurfaceFact.limit else { return }
         switch node {
         case .statement(let statement):
@@ -129,7 +131,7 @@ struct SurfaceFactCollector {
                 add(.pasteboardRead, "\(pasteboard).\(name)", expression.range.start)
             case .call(let callee, let arguments, let isMessageSend):
                 callees.insert(ObjectIdentifier(callee))
-                call(expression, callee: callee, arguments: arguments, isMessageSend: isMessageSend)
+                call(expression, callee: callee, arguments: arguments, isMessageSend: isMessageSend, swiftCallName: swiftCallName)
             default:
                 break
             }
@@ -146,7 +148,8 @@ struct SurfaceFactCollector {
         facts.append(SurfaceFact(kind: kind, value: value, position: position))
     }
 
-    private mutating func call(_ expression: Expression, callee: Expression, arguments: [Argument], isMessageSend: Bool) {
+    private mutating func call(_ expression: Expression, callee: Expression, arguments: [Argument], isMessageSend: Bool,
+                               swiftCallName: String?) {
         guard let name = callee.name else { return }
         // The receiver's names, built only where a branch asks (this runs on every call of every file).
         func receiverChain() -> [String] { callee.receiver?.nameChain ?? [] }
@@ -173,7 +176,7 @@ struct SurfaceFactCollector {
             }
             return
         }
-        guard let callName = expression.swiftCallName else { return }
+        guard let callName = swiftCallName else { return }
         if APIs.namedPasteboard.swift.contains(callName) || (callName == Self.namedPasteboardInit && receiverChain().contains("UIPasteboard")) {
             add(.namedPasteboard, Self.pasteboardLabel(arguments.first?.value), position)
             return
@@ -256,7 +259,9 @@ struct SurfaceFactCollector {
     /// `https://host[:port]` of a literal that starts with a web URL whose host is complete in its first
     /// text segment.
     static func urlOrigin(_ segments: [StringSegment]) -> String? {
-        guard case .text(let text)? = segments.first else { return nil }
+        // Only a text starting with `h` or `H` can start with a web scheme once lowercased (no other
+        // character lowercases to `h`); most literals are not URLs and are not lowercased at all.
+        guard case .text(let text)? = segments.first, let first = text.utf8.first, first | 0x20 == UInt8(ascii: "h") else { return nil }
         let lowered = text.lowercased()
         let scheme: String
         if lowered.hasPrefix("https://") {
