@@ -189,5 +189,12 @@ struct SwiftPathologicalInputTests {
         let summary = SourceSummary(file: SwiftFrontEnd.parse(source: "func f() {\n \t  foo()  \t\n}\n", path: "T.swift"))
         #expect(summary.lineText[2] == "foo()")
         #expect(summary.lineText[1] == "func f() {")
+        // Lines that are not ASCII are trimmed as characters: a space that carries a combining mark stays.
+        let source = "func g() {\n\t foo(\"é\") \t\n let s = \"\"\"\n \u{301}x \\(bar())\n \"\"\"\n\tbaz() // x \u{301}\n  qux()\r\n}\n"
+        let marked = SourceSummary(file: SwiftFrontEnd.parse(source: source, path: "T.swift"))
+        #expect(marked.lineText[2] == "foo(\"é\")")
+        #expect(marked.lineText[4] == " \u{301}x \\(bar())")
+        #expect(marked.lineText[6] == "baz() // x \u{301}")
+        #expect(marked.lineText[7] == "qux()")
     }
 }

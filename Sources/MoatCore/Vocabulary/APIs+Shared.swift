@@ -7,29 +7,11 @@ extension APIs {
     // MARK: Pasteboard writes
 
     /// The general pasteboard's contents set as properties (`UIPasteboard.general.string = token`), by
-    /// setter: the Objective-C form of the Swift assignment.
+    /// setter: the Objective-C form of the Swift assignment (the methods that write it are `pasteboardWrite`
+    /// and `pasteboardLocalWrite`). The first two are the setters the sensitive-data sink lists beside the methods.
     public static let pasteboardPropertyWrite = API(
         "UIPasteboard.string (set)", classes: ["UIPasteboard"],
-        selectors: ["setString:", "setStrings:", "setURL:", "setURLs:", "setImage:", "setImages:", "setColor:", "setColors:", "setItems:"])
-
-    /// The pasteboard's contents set by type (the Swift names in the order of their selectors).
-    public static let pasteboardWriteByType = API(
-        "UIPasteboard.setData(_:forPasteboardType:)", classes: ["UIPasteboard"],
-        swift: ["setValue(_:forPasteboardType:)", "setData(_:forPasteboardType:)"],
-        selectors: ["setValue:forPasteboardType:", "setData:forPasteboardType:"])
-
-    /// The pasteboard's items set or added, with their options (the Swift names in the order of their selectors).
-    public static let pasteboardItemsWrite = API(
-        "UIPasteboard.setItems(_:options:)", classes: ["UIPasteboard"],
-        swift: ["setItems(_:options:)", "addItems(_:)", "setItemProviders(_:localOnly:expirationDate:)"],
-        selectors: ["setItems:options:", "addItems:", "setItemProviders:localOnly:expirationDate:"])
-
-    /// The pasteboard's contents set from objects the system knows how to write (the Swift names in the
-    /// order of their selectors).
-    public static let pasteboardObjectsWrite = API(
-        "UIPasteboard.setObjects(_:)", classes: ["UIPasteboard"],
-        swift: ["setObjects(_:)", "setObjects(_:localOnly:expirationDate:)"],
-        selectors: ["setObjects:", "setObjects:localOnly:expirationDate:"])
+        selectors: ["setString:", "setItems:", "setStrings:", "setURL:", "setURLs:", "setImage:", "setImages:", "setColor:", "setColors:"])
 
     // MARK: Keyed writes
 
@@ -134,7 +116,7 @@ extension APIs {
         swift: ["isSecureTextEntry"], selectors: ["secureTextEntry", "setSecureTextEntry:"])
 
     static let shared: [API] = [
-        pasteboardPropertyWrite, pasteboardWriteByType, pasteboardItemsWrite, pasteboardObjectsWrite, defaultsWrite, keyValueCodingWrite,
+        pasteboardPropertyWrite, defaultsWrite, keyValueCodingWrite,
         dictionaryWrite, keyValueStoreWrite, challengeSenderAnswer, stringFormat, stringAppend, stringData, stringCString, percentEncoding,
         base64Encoding, jsonSerializationWrite, classRelationCheck, objectEquality, collectionAdd, realmWrite, persistentStoresLoad,
         secureTextEntry,

@@ -381,11 +381,9 @@ struct PlanBuilder {
             table[property] = [property, setter]
             if property.first?.isUppercase == true { table[property.lowercased()] = [property, setter] }
         }
-        for api in [APIs.pasteboardItemsWrite, APIs.pasteboardWriteByType, APIs.pasteboardContentsByType] {
-            for (swift, selector) in api.selectorsBySwiftName where table[swift] == nil { table[swift] = [selector] }
-        }
         return table
-    }()
+    }().merging([APIs.pasteboardContentsByType, APIs.pasteboardWrite, APIs.pasteboardLocalWrite].flatMap(\.selectorsBySwiftName)
+                .map { ($0.key, [$0.value]) }) { first, _ in first }
 
     mutating func pasteboard(_ entry: AttackSurface.Entry, origins: [String], labels: inout [String]) {
         if entry.kind == "named pasteboard" {

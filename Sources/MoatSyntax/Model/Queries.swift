@@ -91,7 +91,15 @@ extension Expression {
     public var swiftCallName: String? {
         guard case .call(let callee, let arguments, let isMessageSend) = unwrapped.kind, !isMessageSend,
               let base = callee.name else { return nil }
-        return base + "(" + arguments.map { ($0.label ?? "_") + ":" }.joined() + ")"
+        // Built in one string (asked of every call by the summary, the surface and many rules).
+        var name = base
+        name.append("(")
+        for argument in arguments {
+            name.append(argument.label ?? "_")
+            name.append(":")
+        }
+        name.append(")")
+        return name
     }
 
     /// The literal text of a string literal without interpolation.

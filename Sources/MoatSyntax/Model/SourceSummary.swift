@@ -57,14 +57,17 @@ public struct SourceSummary: Sendable, Codable {
         for reference in file.typeReferences { note(reference.name, reference.range.start) }
         var surface = SurfaceFactCollector()
         file.walk { node, _ in
-            surface.visit(node, file: file)
-            guard case .expression(let expression) = node else { return }
+            guard case .expression(let expression) = node else { return surface.visit(node, file: file, swiftCallName: nil) }
+            // A call's Swift name, built once for the names and the surface.
+            var swiftCallName: String?
+            if case .call = expression.kind { swiftCallName = expression.swiftCallName }
+            surface.visit(node, file: file, swiftCallName: swiftCallName)
             switch expression.kind {
             case .identifier(let name): note(name, expression.range.start)
             case .member(_, let name): note(name, expression.range.start)
             case .typeValue(let name): note(name, expression.range.start)
             case .call(let callee, _, let isMessageSend):
-                if let swiftName = expression.swiftCallName { note(swiftName, expression.range.start) }
+                if let swiftName = swiftCallName { note(swiftName, expression.range.start) }
                 // An Objective-C selector is placed at its message send's `[`, where findings about a call go.
                 if isMessageSend, let selector = callee.name { note(selector, expression.range.start) }
             default: break
@@ -93,6 +96,21 @@ public struct SourceSummary: Sendable, Codable {
     /// carries a combining mark stays). Trims a substring in place; rebuilding the string from reversed
     /// views cost more than the rest of the summary.
     static func trimmingSpacesAndTabs(_ text: String) -> String {
+        // An ASCII line (the usual case) is trimmed as bytes: there every byte is a character of its own
+        // (CR LF aside, and neither is a space or a tab).
+        var text = text
+        let bounds: (lower: Int, upper: Int, count: Int)? = text.withUTF8 { bytes in
+            for byte in bytes where byte >= 0x80 { return nil }
+            var lower = 0
+            var upper = bytes.count
+            while lower < upper, bytes[lower] == UInt8(ascii: " ") || bytes[lower] == UInt8(ascii: "\t") { lower += 1 }
+            while upper > lower, bytes[upper - 1] == UInt8(ascii: " ") || bytes[upper - 1] == UInt8(ascii: "\t") { upper -= 1 }
+            return (lower, upper, bytes.count)
+        }
+        if let bounds {
+            if bounds.lower == 0 && bounds.upper == bounds.count { return text }
+            return String(decoding: text.utf8.dropFirst(bounds.lower).prefix(bounds.upper - bounds.lower), as: UTF8.self)
+        }
         var slice = Substring(text)
         while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
         while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }

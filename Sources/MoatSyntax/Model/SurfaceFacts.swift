@@ -83,10 +83,9 @@ struct SurfaceFactCollector {
         }
         return table
     }()
-    /// Writes of the pasteboard: Swift calls, and messages (property setters included).
-    static let pasteboardWriteMethods: Set<String> = Set(
-        [APIs.pasteboardWriteByType, APIs.pasteboardItemsWrite, APIs.pasteboardObjectsWrite].flatMap { $0.swift + $0.selectors }
-            + APIs.pasteboardPropertyWrite.selectors)
+    /// Writes of the pasteboard: its write methods, and the setters of its properties sent as messages.
+    static let pasteboardWriteMethods = [APIs.pasteboardWrite, APIs.pasteboardLocalWrite].fullCallNames
+        .union(APIs.pasteboardPropertyWrite.selectors)
 
     /// Swift keyed-unarchiver calls, by call name.
     static let unarchiverCalls: Set<String> = Set(APIs.keyedUnarchiverLegacy.swift + APIs.keyedUnarchiverSecure.swift)
@@ -109,7 +108,9 @@ struct SurfaceFactCollector {
     static let xmlParserSelectors = Set(APIs.xmlParserInit.selectors)
     static let xmlParserInitializers = Set(APIs.xmlParserInit.swift)
 
-    mutating func visit(_ node: CodeNode, file: CodeFile) {
+    /// `swiftCallName`: the node's `Expression.swiftCallName` when it is a call (the summary asks it once
+    /// for both of its uses).
+    mutating func visit(_ node: CodeNode, file: CodeFile, swiftCallName: String?) {
         guard facts.count < SurfaceFact.limit else { return }
         switch node {
         case .statement(let statement):
@@ -129,7 +130,7 @@ struct SurfaceFactCollector {
                 add(.pasteboardRead, "\(pasteboard).\(name)", expression.range.start)
             case .call(let callee, let arguments, let isMessageSend):
                 callees.insert(ObjectIdentifier(callee))
-                call(expression, callee: callee, arguments: arguments, isMessageSend: isMessageSend)
+                call(expression, callee: callee, arguments: arguments, isMessageSend: isMessageSend, swiftCallName: swiftCallName)
             default:
                 break
             }
@@ -146,7 +147,8 @@ struct SurfaceFactCollector {
         facts.append(SurfaceFact(kind: kind, value: value, position: position))
     }
 
-    private mutating func call(_ expression: Expression, callee: Expression, arguments: [Argument], isMessageSend: Bool) {
+    private mutating func call(_ expression: Expression, callee: Expression, arguments: [Argument], isMessageSend: Bool,
+                               swiftCallName: String?) {
         guard let name = callee.name else { return }
         // The receiver's names, built only where a branch asks (this runs on every call of every file).
         func receiverChain() -> [String] { callee.receiver?.nameChain ?? [] }
@@ -173,7 +175,7 @@ struct SurfaceFactCollector {
             }
             return
         }
-        guard let callName = expression.swiftCallName else { return }
+        guard let callName = swiftCallName else { return }
         if APIs.namedPasteboard.swift.contains(callName) || (callName == Self.namedPasteboardInit && receiverChain().contains("UIPasteboard")) {
             add(.namedPasteboard, Self.pasteboardLabel(arguments.first?.value), position)
             return
@@ -256,7 +258,9 @@ struct SurfaceFactCollector {
     /// `https://host[:port]` of a literal that starts with a web URL whose host is complete in its first
     /// text segment.
     static func urlOrigin(_ segments: [StringSegment]) -> String? {
-        guard case .text(let text)? = segments.first else { return nil }
+        // Only a text starting with `h` or `H` can start with a web scheme once lowercased (no other
+        // character lowercases to `h`); most literals are not URLs and are not lowercased at all.
+        guard case .text(let text)? = segments.first, let first = text.utf8.first, first | 0x20 == UInt8(ascii: "h") else { return nil }
         let lowered = text.lowercased()
         let scheme: String
         if lowered.hasPrefix("https://") {

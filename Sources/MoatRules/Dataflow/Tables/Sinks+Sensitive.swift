@@ -109,10 +109,9 @@ extension TaintSinks {
 
         // MARK: Pasteboard (MOAT-STOR-303): the general pasteboard is readable by every app in the foreground.
         TaintSink(kind: .pasteboardWrite, api: "UIPasteboard.setString",
-                  spelling: APISpelling(swift: ["setString", "setValue", "setData", "setItems", "addItems", "setObjects"],
-                                        objc: [APIs.pasteboardPropertyWrite.selectors[0]] + APIs.pasteboardWriteByType.selectors // setString:
-                                            + [APIs.pasteboardPropertyWrite.selectors[8]] + APIs.pasteboardItemsWrite.selectors.prefix(2) // setItems:
-                                            + APIs.pasteboardObjectsWrite.selectors.prefix(1) + ["setString:forType:"]),
+                  spelling: APISpelling(swift: ["setString"] + APIs.pasteboardWrite.swiftBaseNames,
+                                        objc: Array(APIs.pasteboardPropertyWrite.selectors.prefix(2)) // setString:, setItems:
+                                            + APIs.pasteboardWrite.selectors + ["setString:forType:"]),
                   roles: [(.value, .index(0))], receivers: pasteboardReceivers, kinds: [.sensitive]),
         TaintSink(kind: .pasteboardWrite, api: "UIPasteboard.string",
                   spelling: APISpelling(swift: ["string", "strings", "url", "urls", "items", "URL", "URLs"]),
