@@ -12,8 +12,9 @@ import MoatCore
 /// display names, Swift method names and receivers' names. The spellings still written outside the
 /// vocabulary are listed per file below (`leftovers`, and `cSymbolLeftovers` for C names); the lists may
 /// only shrink: a leftover moved into the vocabulary must leave its list, and nothing may join it. A selector
-/// or labelled Swift name the vocabulary does not declare fails when two or more scanned files write it
-/// (`apiNamesSharedByFilesAreDeclared`).
+/// or labelled Swift name the vocabulary does not declare fails when any scanned file writes it
+/// (`apiNamesWrittenInScannedFilesAreDeclared`), unless it is not an API name (`notAPINames`) or is one of
+/// the file's `singleFileLeftovers`.
 struct VocabularyLiteralsTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -147,54 +148,70 @@ struct VocabularyLiteralsTests {
         #expect(!Self.spellings.contains("memcpy"))
     }
 
-    /// An API name the vocabulary does not declare at all escapes `apiNamesAreReadFromTheVocabulary`; written
-    /// in two or more scanned files, it is the drift the vocabulary is there to end (one file learns a new
-    /// spelling, the other does not). Every selector-shaped (`setString:`) or labelled (`addItems(_:)`)
-    /// single-line literal written in two or more scanned files must be a vocabulary spelling, or be listed
-    /// in `notAPINames` with its reason. A name written in one file only is left to that file.
-    @Test func apiNamesSharedByFilesAreDeclared() throws {
+    /// An API name the vocabulary does not declare at all escapes `apiNamesAreReadFromTheVocabulary`: it is
+    /// the drift the vocabulary is there to end (one file learns a new spelling, the other does not). Every
+    /// selector-shaped (`setString:`) or labelled (`addItems(_:)`) single-line literal of a scanned file must
+    /// be a vocabulary spelling, be listed in `notAPINames` with its reason, or be one of that file's
+    /// `singleFileLeftovers` (a list that may only shrink). One file writing it is enough to fail.
+    @Test func apiNamesWrittenInScannedFilesAreDeclared() throws {
         var sources: [String: String] = [:]
         for path in try Self.scannedFiles() {
             sources[path] = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
         }
-        for (name, paths) in Self.undeclaredSharedNames(in: sources).sorted(by: { $0.key < $1.key }) {
-            Issue.record("`\(name)` is written in \(paths.sorted().joined(separator: ", ")): declare the API in Sources/MoatCore/Vocabulary (APIs+Shared.swift when no other file fits) and read it from there")
+        let found = Self.undeclaredNames(in: sources)
+        var byFile: [String: Set<String>] = [:]
+        for (name, paths) in found {
+            for path in paths { byFile[path, default: []].insert(name) }
+        }
+        for (name, paths) in found.sorted(by: { $0.key < $1.key }) {
+            for path in paths.sorted() where !(Self.singleFileLeftovers[path] ?? []).contains(name) {
+                Issue.record("`\(name)` is written in \(path): declare the API in Sources/MoatCore/Vocabulary (APIs+Remaining.swift when no other file fits) and read it from there")
+            }
+        }
+        for (path, names) in Self.singleFileLeftovers.sorted(by: { $0.key < $1.key }) {
+            for name in names.subtracting(byFile[path] ?? []).sorted() {
+                Issue.record("\(path) no longer writes `\(name)` undeclared: remove it from VocabularyLiteralsTests.singleFileLeftovers")
+            }
         }
         for name in Self.notAPINames.keys.sorted() where Self.spellings.contains(name) {
             Issue.record("`\(name)` is declared in the vocabulary: remove it from VocabularyLiteralsTests.notAPINames")
         }
+        for name in Self.notAPINames.keys.sorted() where !sources.values.contains(where: { Self.literals(in: $0).contains(name) }) {
+            Issue.record("`\(name)` is no longer written: remove it from VocabularyLiteralsTests.notAPINames")
+        }
     }
 
-    @Test func theSharedNameScanFindsUndeclaredNamesInTwoFiles() {
-        // The check itself can fail: an undeclared selector and an undeclared Swift name in two files are
-        // found; one in a single file, a declared spelling, an allowed shape, a comment and an example are not.
+    @Test func theNameScanFindsUndeclaredNamesEvenInOneFile() {
+        // The check itself can fail: an undeclared selector and an undeclared Swift name are found, in two
+        // files or in one; a declared spelling, an allowed shape, a comment and an example are not.
         let sources = [
             "A.swift": #"static let names = ["madeUpSelector:withArgument:", "madeUp(_:with:)", "onlyHere:", "unarchiveObjectWithData:"]"#,
             "B.swift": #"""
-            if name == "madeUpSelector:withArgument:" || name == "madeUp(_:with:)" { return } // "onlyHere:"
+            if name == "madeUpSelector:withArgument:" || name == "madeUp(_:with:)" { return } // "inAComment:"
             let example = """
-                [x onlyHere:y];
+                [x inAnExample:y];
                 """
             """#,
             "C.swift": #"let a = "unarchiveObjectWithData:", b = "notAnAPI(key:)", c = ":""#,
             "D.swift": #"let b = "notAnAPI(key:)", c = ":", d = "a sentence: with a colon:""#,
         ]
-        let found = Self.undeclaredSharedNames(in: sources, allowing: ["notAnAPI(key:)": "a key shaped like a Swift name"])
-        #expect(found == ["madeUpSelector:withArgument:": ["A.swift", "B.swift"], "madeUp(_:with:)": ["A.swift", "B.swift"]])
+        let found = Self.undeclaredNames(in: sources, allowing: ["notAnAPI(key:)": "a key shaped like a Swift name"])
+        #expect(found == ["madeUpSelector:withArgument:": ["A.swift", "B.swift"], "madeUp(_:with:)": ["A.swift", "B.swift"],
+                          "onlyHere:": ["A.swift"]])
         #expect(Self.isAPIShaped("setData:forPasteboardType:") && Self.isAPIShaped("UserDefaults.set(_:forKey:)"))
         #expect(!Self.isAPIShaped(":") && !Self.isAPIShaped("key: value:") && !Self.isAPIShaped("-[NSData initWithBase64EncodedString:]"))
     }
 
-    /// Undeclared API-shaped literals (`isAPIShaped`, not in `spellings` nor `notAPINames`) written in two
-    /// or more of the sources, with the files that write them.
-    static func undeclaredSharedNames(in sources: [String: String], allowing allowed: [String: String] = notAPINames) -> [String: Set<String>] {
+    /// Undeclared API-shaped literals (`isAPIShaped`, not in `spellings` nor `notAPINames`) written in the
+    /// sources, with the files that write them.
+    static func undeclaredNames(in sources: [String: String], allowing allowed: [String: String] = notAPINames) -> [String: Set<String>] {
         var files: [String: Set<String>] = [:]
         for (path, source) in sources {
             for name in literals(in: source) where isAPIShaped(name) && !spellings.contains(name) && allowed[name] == nil {
                 files[name, default: []].insert(path)
             }
         }
-        return files.filter { $0.value.count > 1 }
+        return files
     }
 
     /// A selector (`setString:`, `setData:forPasteboardType:`) or a Swift name with its labels
@@ -205,9 +222,29 @@ struct VocabularyLiteralsTests {
         return name.allSatisfy { $0.isLetter || $0.isNumber || "_:().".contains($0) }
     }
 
-    /// Literals shaped like API names that are not API names (property-list keys, message fragments), with
-    /// the reason: none so far.
-    static let notAPINames: [String: String] = [:]
+    /// Literals shaped like API names that are not API names, with the reason.
+    static let notAPINames: [String: String] = [
+        "Length:": "a selector suffix BufferLengthRule matches (`dataWithLength:`, `initWithLength:`), not a selector",
+        "Name:": "an argument label searched in source text for a Core Data model name (`modelWithName:`), not a selector",
+        "name:": "an argument label searched in source text for a Core Data model name (`NSPersistentContainer(name:)`)",
+        "forResource:": "an argument label searched in source text for a model resource name (`url(forResource:withExtension:)`)",
+        "URLForResource:": "a selector's first part searched in source text for a model resource name, not the whole selector",
+        "project:": "the prefix of an app's place identifier (`project:path`), not an API",
+        "file:": "a URL scheme prefix (`file:`), not an API",
+        "userContentController:": "the first part every `WKScriptMessageHandler` selector starts with, matched as a prefix",
+    ]
+
+    /// Undeclared API names (`isAPIShaped`) still written as literals in a single scanned file, by file
+    /// (issue 13 item 4 leftovers): the list may only shrink. The sinks' and the crypto sites' short names
+    /// in messages differ from their vocabulary API's name (changing them changes findings);
+    /// `appendingPathComponent:` is the Swift base name with a colon, not a selector `pathAppending` declares;
+    /// `loadURL:`'s class is not known.
+    static let singleFileLeftovers: [String: Set<String>] = [
+        "Sources/MoatRules/Crypto/CryptoConstantSites.swift": ["Realm.Configuration(encryptionKey:)"],
+        "Sources/MoatRules/Dataflow/Tables/Sinks.swift": ["UIApplication.open(_:)", "WKUserScript(source:)", "allocate(byteCount:)"],
+        "Sources/MoatRules/Framework/FileLocations.swift": ["appendingPathComponent:", "appendingPathComponent:isDirectory:"],
+        "Sources/MoatRules/Platform/ScriptMessageOriginRule.swift": ["loadURL:"],
+    ]
 
     /// Spellings still written outside the vocabulary (issue 13 item 4 leftovers), by file: none left.
     static let leftovers: [String: Set<String>] = [:]

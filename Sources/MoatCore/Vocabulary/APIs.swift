@@ -176,4 +176,5 @@ public enum APIs {
         + tables
         + plan
         + shared
+        + remaining
 }

@@ -373,7 +373,7 @@ struct PlanBuilder {
     /// The selectors to hook for a pasteboard entry, by the entry's last word: a property (`string`, `URL`
     /// or `url`) gives its getter and its setter, a Swift call its selector.
     static let pasteboardSelectors: [String: [String]] = {
-        var table: [String: [String]] = ["itemProviders": ["itemProviders", "setItemProviders:"]]
+        var table: [String: [String]] = ["itemProviders": ["itemProviders", APIs.pasteboardItemProvidersSetter.selectors[0]]]
         for setter in APIs.pasteboardPropertyWrite.selectors {
             // `setURLs:` sets `URLs`, `setString:` sets `string`.
             let name = setter.dropFirst(3).dropLast()

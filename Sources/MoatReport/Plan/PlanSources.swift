@@ -139,10 +139,9 @@ final class PlanSources {
         var isEmpty: Bool { hosts.isEmpty && paths.isEmpty && parameters.isEmpty }
     }
 
-    static let comparisonCalls: Set<String> = [
-        "isEqualToString:", APIs.objectEquality.selectors[0], "hasPrefix:", "hasSuffix:", "containsString:", "caseInsensitiveCompare:", "compare:",
+    static let comparisonCalls: Set<String> = Set(APIs.stringComparison.selectors + APIs.objectEquality.selectors.prefix(1) + [
         "hasPrefix", "hasSuffix", "contains", "starts", "elementsEqual", "caseInsensitiveCompare", "compare", "localizedCaseInsensitiveCompare",
-    ]
+    ])
     /// Calls that read a URL's parameter by name: the app's own helpers, and the keyed lookups of a
     /// dictionary (the `objectForKey:` family, which `NSDictionary` shares with `CKRecord`).
     static let parameterLookups: Set<String> = Set(["queryItem", "queryItems", "queryValue", "value", "parameter", "param"]

@@ -175,9 +175,9 @@ public struct DeserializationAllowlistRule: SourceRule {
 
     static let broadClasses: Set<String> = ["NSObject", "NSProxy", "AnyObject", "NSObjectProtocol"]
     static let collectors: Set<String> = Set(["insert", "append", "add", "formUnion", "union",
-                                              "setWithObjects:count:", "initWithObjects:count:", "arrayWithObjects:count:",
-                                              "setByAddingObject:", "Set", "NSSet", "Array", "NSMutableSet"] + APIs.collectionAdd.selectors)
-    static let filters: Set<String> = Set(["class_conformsToProtocol", "conforms", "isSubclass", "containsObject:", "contains",
+                                              APIs.collectionFromCArray.selectors[0], APIs.collectionFromCArray.selectors[1], APIs.collectionFromCArray.selectors[2],
+                                              APIs.setAddingObject.selectors[0], "Set", "NSSet", "Array", "NSMutableSet"] + APIs.collectionAdd.selectors)
+    static let filters: Set<String> = Set(["class_conformsToProtocol", "conforms", "isSubclass", APIs.collectionContains.selectors[0], "contains",
                                            "class_getSuperclass"] + APIs.classRelationCheck.selectors)
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {

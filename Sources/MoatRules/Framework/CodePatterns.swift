@@ -43,7 +43,7 @@ extension CodeFile {
                 case .call(let callee, let arguments, let isMessageSend):
                     guard let name = callee.name else { return }
                     // KVC, both languages.
-                    if name == "setValue" || name == APIs.keyValueCodingWrite.selectors[0] || name == "setValue:forKeyPath:",
+                    if name == "setValue" || name == APIs.keyValueCodingWrite.selectors[0] || name == APIs.keyPathValueWrite.selectors[0],
                        arguments.count == 2, let key = arguments[1].value.stringValue,
                        arguments[1].label == "forKey" || arguments[1].label == "forKeyPath" {
                         let property = String(key.split(separator: ".").last ?? Substring(key))

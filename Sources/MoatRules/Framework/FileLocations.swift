@@ -160,7 +160,7 @@ public enum FileLocations {
             // (`url` and `urls` of a bundle are read by the first case.)
             guard let receiver else { return nil }
             return bundleResource(receiver: receiver, arguments: arguments, recurse)
-        case "objectAtIndex:", "firstObject", "lastObject", "UTF8String", "fileSystemRepresentation", APIs.stringCString.selectors[0]:
+        case APIs.arrayElementRead.selectors[0], "firstObject", "lastObject", "UTF8String", "fileSystemRepresentation", APIs.stringCString.selectors[0]:
             return receiver.flatMap(recurse)
         default:
             return nil

@@ -52,9 +52,9 @@ public struct PinningInventoryRule: SourceRule {
         "ServerTrustManager": "Alamofire ServerTrustManager", "PinnedCertificatesTrustEvaluator": "Alamofire certificate pinning",
         "PublicKeysTrustEvaluator": "Alamofire public-key pinning", "ServerTrustPolicyManager": "Alamofire ServerTrustPolicyManager",
         "pinCertificates": "Alamofire certificate pinning", "pinPublicKeys": "Alamofire public-key pinning",
-        "initSharedInstance": "TrustKit", "initSharedInstanceWithConfiguration:": "TrustKit",
+        "initSharedInstance": "TrustKit", APIs.trustKitInit.selectors[0]: "TrustKit",
         "TSKPinningValidator": "TrustKit pinning validator", "SecTrustSetAnchorCertificates": "custom trust anchors",
-        "policyWithPinningMode:": "AFNetworking pinning policy", "policyWithPinningMode:withPinnedCertificates:": "AFNetworking pinning policy",
+        APIs.afSecurityPolicyPinning.selectors[0]: "AFNetworking pinning policy", APIs.afSecurityPolicyPinning.selectors[1]: "AFNetworking pinning policy",
         "policy": "AFNetworking pinning policy",
     ]
 
@@ -82,9 +82,9 @@ public struct PinningInventoryRule: SourceRule {
             switch name {
             case "pinCertificates", "pinPublicKeys":
                 guard case .member(nil, _) = callee.kind else { return }
-            case "initSharedInstance", "initSharedInstanceWithConfiguration:", "TSKPinningValidator":
+            case "initSharedInstance", APIs.trustKitInit.selectors[0], "TSKPinningValidator":
                 guard name == "TSKPinningValidator" || callee.receiver?.nameChain.contains("TrustKit") == true else { return }
-            case "policyWithPinningMode:", "policyWithPinningMode:withPinnedCertificates:", "policy":
+            case APIs.afSecurityPolicyPinning.selectors[0], APIs.afSecurityPolicyPinning.selectors[1], "policy":
                 guard callee.receiver?.nameChain.contains("AFSecurityPolicy") == true,
                       arguments.contains(where: { $0.value.descendants().contains { node in
                           if case .identifier(let mode) = node.kind { return mode == "AFSSLPinningModeCertificate" || mode == "AFSSLPinningModePublicKey" }

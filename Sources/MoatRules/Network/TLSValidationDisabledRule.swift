@@ -67,7 +67,7 @@ public struct TLSValidationDisabledRule: SourceRule {
                 guard let name = callee.name else { return }
                 if !isMessageSend, name == "DisabledTrustEvaluator" || name == "DisabledEvaluator" {
                     findings.append((expression.range, "Alamofire `\(name)` performs no certificate validation", context))
-                } else if name == "setAllowsAnyHTTPSCertificate:forHost:", arguments.first?.value.boolValue == true {
+                } else if name == APIs.allowAnyHTTPSCertificate.selectors[0], arguments.first?.value.boolValue == true {
                     findings.append((expression.range, "`setAllowsAnyHTTPSCertificate:forHost:` (private API) accepts any certificate for that host", context))
                 }
             case .member(nil, "disableEvaluation"):

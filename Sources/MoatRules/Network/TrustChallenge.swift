@@ -75,7 +75,7 @@ struct ChallengeHandler {
     static func isTrustCredential(_ expression: Expression, _ values: LocalValues) -> Bool {
         let resolved = values.resolve(expression)
         guard case .call(let callee, let arguments, let isMessageSend) = resolved.kind, let name = callee.name else { return false }
-        if isMessageSend { return name == "credentialForTrust:" || name == "initWithTrust:" }
+        if isMessageSend { return name == APIs.serverTrustCredential.selectors[0] || name == APIs.serverTrustCredential.selectors[1] }
         return (name == "URLCredential" || name == "NSURLCredential" || name == "init") && arguments.first?.label == "trust"
     }
 
@@ -129,7 +129,7 @@ struct ChallengeHandler {
         }
     }
 
-    static let nonEvaluating: Set<String> = ["URLCredential", "NSURLCredential", "credentialForTrust:", "initWithTrust:",
+    static let nonEvaluating: Set<String> = ["URLCredential", "NSURLCredential", APIs.serverTrustCredential.selectors[0], APIs.serverTrustCredential.selectors[1],
                                              "SecTrustGetCertificateCount", "CFRetain", "CFRelease", "print",
                                              APIs.formattedLogC.cFunctions[0], // NSLog
                                              "completionHandler", APIs.challengeSenderAnswer.swiftBaseNames[0], // use

@@ -266,7 +266,7 @@ public struct JavaScriptInjectionRule: SourceRule {
                     return operandParts(only.value, values, depth)
                 }
                 return []
-            case APIs.stringFormat, "localizedStringWithFormat:":
+            case APIs.stringFormat, APIs.localizedStringFormat.selectors[0]:
                 return arguments.dropFirst().map(\.value).filter { !isSafeValue($0, values) }
             case "appending", "appendingFormat", APIs.stringAppend:
                 let base = callee.receiver.map { operandParts($0, values, depth) } ?? []

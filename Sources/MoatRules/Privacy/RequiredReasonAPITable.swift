@@ -1,3 +1,5 @@
+import MoatCore
+
 /// A category of Apple's "required reason" APIs: APIs that can be misused for fingerprinting, whose use
 /// must be declared with an approved reason in the privacy manifest (`NSPrivacyAccessedAPITypes`).
 public struct RequiredReasonCategory: Sendable {
@@ -33,10 +35,10 @@ public enum RequiredReasonAPITable {
                 APIClause("contentAccessDateKey"), APIClause("attributeModificationDateKey"),
                 APIClause("fileModificationDate"), APIClause("fileCreationDate"),
                 APIClause("attributesOfItem", "creationDate"), APIClause("attributesOfItem", "modificationDate"),
-                APIClause("attributesOfItemAtPath:error:", "NSFileModificationDate"),
-                APIClause("getattrlist(_:_:_:_:_:)"), APIClause("getattrlistbulk(_:_:_:_:_:)"), APIClause("fgetattrlist(_:_:_:_:_:)"),
-                APIClause("getattrlistat(_:_:_:_:_:_:)"),
-                APIClause("stat(_:_:)"), APIClause("fstat(_:_:)"), APIClause("fstatat(_:_:_:_:)"), APIClause("lstat(_:_:)"),
+                APIClause(APIs.fileAttributesRead.selectors[0], "NSFileModificationDate"),
+                APIClause(APIs.fileAttributeListC.swift[0]), APIClause(APIs.fileAttributeListC.swift[1]), APIClause(APIs.fileAttributeListC.swift[2]),
+                APIClause(APIs.fileAttributeListC.swift[3]),
+                APIClause(APIs.fileStatusC.swift[0]), APIClause(APIs.fileStatusC.swift[1]), APIClause(APIs.fileStatusC.swift[2]), APIClause(APIs.fileStatusC.swift[3]),
             ],
             reasons: ["DDA9.1", "C617.1", "3B52.1", "0A2A.1"]),
         RequiredReasonCategory(
@@ -53,7 +55,7 @@ public enum RequiredReasonAPITable {
                 APIClause("volumeAvailableCapacityForImportantUsage"), APIClause("volumeAvailableCapacityForOpportunisticUsage"),
                 APIClause("systemFreeSize"), APIClause("NSFileSystemFreeSize"), APIClause("NSFileSystemSize"),
                 APIClause("attributesOfFileSystem", "systemSize"),
-                APIClause("statfs(_:_:)"), APIClause("statvfs(_:_:)"), APIClause("fstatfs(_:_:)"), APIClause("fstatvfs(_:_:)"),
+                APIClause(APIs.fileSystemStatusC.swift[0]), APIClause(APIs.fileSystemStatusC.swift[1]), APIClause(APIs.fileSystemStatusC.swift[2]), APIClause(APIs.fileSystemStatusC.swift[3]),
             ],
             reasons: ["85F4.1", "E174.1", "7D9E.1", "B728.1"]),
         RequiredReasonCategory(

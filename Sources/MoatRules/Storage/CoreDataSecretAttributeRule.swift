@@ -209,8 +209,8 @@ public struct CoreDataSecretAttributeRule: AppRule {
 
     /// Names whose lines may name the model: containers and resource lookups.
     static let modelNamingCalls = ["NSPersistentContainer", "NSPersistentCloudKitContainer", APIs.bundleResourceURL.swift[0],
-                                   APIs.bundleResourceURL.selectors[0], "initWithName:", "persistentContainerWithName:",
-                                   "initWithName:managedObjectModel:"]
+                                   APIs.bundleResourceURL.selectors[0], APIs.persistentContainerCreation.selectors[1], APIs.persistentContainerCreation.selectors[0],
+                                   APIs.persistentContainerCreation.selectors[2]]
 
     static func storeSites(_ sources: [SourceSummary]) -> [StoreSite] {
         var sites: [StoreSite] = []

@@ -123,7 +123,7 @@ public struct FileProtectionNoneRule: SourceRule {
             let path: Expression?
             if let write = FileWrite.from(call) {
                 path = write.destination
-            } else if ["setAttributes", "setAttributes:ofItemAtPath:error:"].contains(name) || Self.directoryCreations.contains(name) {
+            } else if ["setAttributes", APIs.fileAttributesWrite.selectors[0]].contains(name) || Self.directoryCreations.contains(name) {
                 path = arguments.first { ["ofItemAtPath", "atPath", "at", "createDirectoryAtPath"].contains($0.label ?? "") }?.value
             } else {
                 path = nil

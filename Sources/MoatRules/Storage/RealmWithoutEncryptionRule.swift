@@ -93,7 +93,7 @@ public struct RealmWithoutEncryptionRule: SourceRule {
         var replacesDefault = !defaultWrites.isEmpty
         file.forEachExpression { expression, _ in
             if expression.arguments.contains(where: { $0.label == "encryptionKey" }) { mentionsKey = true }
-            if expression.name == "setDefaultConfiguration:" { replacesDefault = true }
+            if expression.name == APIs.realmDefaultConfigurationSet.selectors[0] { replacesDefault = true }
         }
         let fileSetsKey = mentionsKey && replacesDefault
         let cache = LocalValuesCache(file: file)
@@ -106,8 +106,8 @@ public struct RealmWithoutEncryptionRule: SourceRule {
                 case "defaultRealm":
                     if !fileSetsKey { report(expression, Self.defaultConfigurationMessage, file, &sink) }
                     return
-                case "realmWithConfiguration:error:": configuration = arguments.first?.value
-                case "realmWithURL:":
+                case APIs.realmOpenObjC.selectors[0]: configuration = arguments.first?.value
+                case APIs.realmOpenObjC.selectors[1]:
                     report(expression, "`realmWithURL:` opens an unencrypted Realm", file, &sink)
                     return
                 default: return

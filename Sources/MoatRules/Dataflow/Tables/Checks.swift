@@ -140,8 +140,8 @@ enum Checks {
         name: "class inspection",
         spelling: APISpelling(
             swift: ["conforms", "isSubclass", "print", "debugPrint", "String", "isEqual", "describing"],
-            objc: APIs.classRelationCheck.selectors + ["isKindOfClass:", "isMemberOfClass:", "respondsToSelector:",
-                   "instancesRespondToSelector:"] + APIs.objectEquality.selectors,
+            objc: APIs.classRelationCheck.selectors + APIs.classMembershipCheck.selectors + APIs.selectorResponseCheck.selectors
+                + APIs.objectEquality.selectors,
             c: ["class_conformsToProtocol", "NSStringFromClass", APIs.formattedLogC.cFunctions[0], APIs.osLogC.cFunctions[0]]), // NSLog, os_log
         rationale: "Checking, comparing or printing a class creates nothing from it.")
 

@@ -23,7 +23,7 @@ public enum ConstantTables {
     /// Initializers and functions whose first argument's bytes they return (`Data("…".utf8)`,
     /// `Data(base64Encoded: "…")`, `Array("…".utf8)`, `[NSData dataWithBytes:length:]`).
     public static let byteInitializers: Set<String> = [
-        "Data", "NSData", "Array", "init", "SymmetricKey", "initWithBase64EncodedString:options:",
+        "Data", "NSData", "Array", "init", "SymmetricKey", APIs.dataFromBase64.selectors[0],
         APIs.dataFromBytes.selectors[0], // the class method dataWithBytes:length:
     ]
     /// Byte arrays shorter than this are not keys, IVs or salts.
@@ -46,9 +46,9 @@ public enum ConstantTables {
         var result: [String: Set<Int>] = [
             "CCCryptorUpdate": [1], "memcmp": [], "strcmp": [], "strlen": [],
             "sizeof": [], "memset": [], "bzero": [], "CFDataCreate": [1],
-            "dataWithBytesNoCopy:length:": [], "dataWithBytesNoCopy:length:freeWhenDone:": [],
-            "initWithBytesNoCopy:length:freeWhenDone:": [],
-            "stringWithUTF8String:": [], "initWithUTF8String:": [], "stringWithCString:encoding:": [],
+            APIs.dataWithoutCopy.selectors[0]: [], APIs.dataWithoutCopy.selectors[1]: [],
+            APIs.dataWithoutCopy.selectors[2]: [],
+            APIs.stringFromCString.selectors[0]: [], APIs.stringFromCString.selectors[1]: [], APIs.stringFromCString.selectors[2]: [],
         ]
         // The C functions of the vocabulary, each with the positions of the buffers it reads: CommonCrypto's
         // key, IV and input (see the signatures in APIs+Crypto.swift), a copy's source, every argument of a log.

@@ -43,13 +43,13 @@ extension TaintSinks {
                   objcForm: SinkForm(roles: [(.value, .label(["contents"])), (.path, .index(0))]), kinds: [.sensitive]),
         TaintSink(kind: .fileWrite, api: APIs.keyedArchiverArchiveToFile.name, spelling: APISpelling(APIs.keyedArchiverArchiveToFile),
                   roles: [(.value, .index(0)), (.path, .label(["toFile"]))], receivers: ["NSKeyedArchiver"], kinds: [.sensitive]),
-        TaintSink(kind: .fileWrite, api: "FileHandle.write(_:)",
-                  spelling: APISpelling(swift: ["write"], objc: ["writeData:", "writeData:error:"]),
+        TaintSink(kind: .fileWrite, api: APIs.fileHandleWriteData.name,
+                  spelling: APISpelling(swift: ["write"], objc: APIs.fileHandleWriteData.selectors),
                   roles: [(.value, .index(0))], receivers: ["FileHandle", "fileHandle", "NSFileHandle", "handle", "Handle"],
                   requiredLabels: [""], objcForm: SinkForm(roles: [(.value, .index(0))]), kinds: [.sensitive]),
 
         // MARK: Databases (MOAT-STOR-301): Core Data, SQLite, FMDB, GRDB, Realm, key-value stores.
-        TaintSink(kind: .databaseWrite, api: "NSManagedObject.setValue(_:forKey:)",
+        TaintSink(kind: .databaseWrite, api: APIs.managedObjectValueWrite.name,
                   spelling: APISpelling(swift: ["setValue"], objc: APIs.keyValueCodingWrite.selectors),
                   roles: [(.value, .index(0)), (.key, .label(["forKey"]))], receivers: managedObjectReceivers, requiredLabels: ["forKey"],
                   kinds: [.sensitive]),
@@ -57,10 +57,9 @@ extension TaintSinks {
                   roles: [(.value, .index(2))], kinds: [.sensitive]),
         TaintSink(kind: .databaseWrite, api: APIs.sqliteStatement.name,
                   spelling: APISpelling(c: [APIs.sqliteStatement.cFunctions[0]]), roles: [(.value, .index(1))], kinds: [.sensitive]),
-        TaintSink(kind: .databaseWrite, api: "FMDatabase.executeUpdate",
+        TaintSink(kind: .databaseWrite, api: APIs.fmdbUpdate.name,
                   spelling: APISpelling(swift: ["executeUpdate"],
-                                        objc: ["executeUpdate:", "executeUpdate:withArgumentsInArray:", "executeUpdate:values:error:",
-                                               "executeUpdate:withParameterDictionary:", "executeUpdateWithFormat:"]),
+                                        objc: APIs.fmdbUpdate.selectors),
                   roles: [(.value, .all)], kinds: [.sensitive]),
         TaintSink(kind: .databaseWrite, api: "GRDB Database.execute(sql:arguments:)",
                   spelling: APISpelling(swift: ["execute"]), roles: [(.value, .label(["arguments"]))], requiredLabels: ["sql"],
@@ -77,7 +76,7 @@ extension TaintSinks {
                   roles: [(.value, .index(0)), (.key, .label(["forKey"]))], receivers: keyValueReceivers, requiredLabels: ["forKey"],
                   kinds: [.sensitive]),
         TaintSink(kind: .databaseWrite, api: "YapDatabase setObject(_:forKey:inCollection:)",
-                  spelling: APISpelling(swift: ["setObject"], objc: ["setObject:forKey:inCollection:", "setObject:forKey:inCollection:withMetadata:"]),
+                  spelling: APISpelling(swift: ["setObject"], objc: APIs.yapDatabaseWrite.selectors),
                   roles: [(.value, .index(0)), (.key, .label(["forKey"]))], requiredLabels: ["inCollection"], kinds: [.sensitive]),
         // SQLite.swift: a column setter (`password <- value`) is only made to be written by `insert`,
         // `update`, `upsert` or `insertMany`, so the setter is where the value enters the row; a statement
@@ -91,7 +90,7 @@ extension TaintSinks {
         // record carries the secret it was given, `FlowKind.fillsContainer`).
         TaintSink(kind: .databaseWrite, api: "GRDB PersistableRecord.insert(_:)", spelling: APISpelling(swift: APIs.grdbRecordPersistence.swiftBaseNames),
                   roles: [(.value, .receiver)], kinds: [.sensitive], argumentNames: databaseArgumentNames),
-        TaintSink(kind: .databaseWrite, api: "Disk.save(_:to:as:)",
+        TaintSink(kind: .databaseWrite, api: APIs.diskSave.name,
                   spelling: APISpelling(swift: ["save"]), roles: [(.value, .index(0))], receivers: ["Disk"], requiredLabels: ["as"],
                   kinds: [.sensitive]),
 
@@ -111,7 +110,7 @@ extension TaintSinks {
         TaintSink(kind: .pasteboardWrite, api: "UIPasteboard.setString",
                   spelling: APISpelling(swift: ["setString"] + APIs.pasteboardWrite.swiftBaseNames,
                                         objc: Array(APIs.pasteboardPropertyWrite.selectors.prefix(2)) // setString:, setItems:
-                                            + APIs.pasteboardWrite.selectors + ["setString:forType:"]),
+                                            + APIs.pasteboardWrite.selectors + APIs.macPasteboardWriteByType.selectors),
                   roles: [(.value, .index(0))], receivers: pasteboardReceivers, kinds: [.sensitive]),
         TaintSink(kind: .pasteboardWrite, api: "UIPasteboard.string",
                   spelling: APISpelling(swift: ["string", "strings", "url", "urls", "items", "URL", "URLs"]),
@@ -124,8 +123,8 @@ extension TaintSinks {
                                         objc: APIs.urlFromString.selectors.filter { $0.filter { $0 == ":" }.count == 1 }),
                   roles: [(.url, .label(["string", "URLWithString", "initWithString", "componentsWithString"]))],
                   requiredLabels: ["string", "URLWithString", "initWithString", "componentsWithString"], kinds: [.sensitive]),
-        TaintSink(kind: .urlString, api: "URLQueryItem(name:value:)",
-                  spelling: APISpelling(swift: ["URLQueryItem", "NSURLQueryItem"], objc: ["queryItemWithName:value:", "initWithName:value:"]),
+        TaintSink(kind: .urlString, api: APIs.queryItemCreation.name,
+                  spelling: APISpelling(swift: ["URLQueryItem", "NSURLQueryItem"], objc: APIs.queryItemCreation.selectors),
                   roles: [(.value, .label(["value"])), (.key, .label(["name", "queryItemWithName", "initWithName"]))], requiredLabels: ["value"],
                   kinds: [.sensitive]),
     ]

@@ -48,8 +48,8 @@ enum URLActions {
         TaintSink(kind: .urlNavigation, api: "pushViewController/present",
                   spelling: APISpelling(swift: ["pushViewController"] + APIs.viewControllerPresentation.swiftBaseNames
                                             + ["showDetailViewController", "setViewControllers"],
-                                        objc: ["pushViewController:animated:"] + APIs.viewControllerPresentation.selectors
-                                            + ["showViewController:sender:", "showDetailViewController:sender:", "setViewControllers:animated:"]),
+                                        objc: [APIs.viewControllerNavigation.selectors[0]] + APIs.viewControllerPresentation.selectors
+                                            + APIs.viewControllerNavigation.selectors.dropFirst()),
                   roles: [(.argument, .index(0))], kinds: [.untrusted]),
     ]
 }

@@ -20,16 +20,16 @@ enum XMLDocuments {
     static let parserTypes = APIs.xmlParserInit.classes
     /// Delegate callbacks and the indexes of their parameters that carry the document's content.
     static let callbacks: [(functions: APISpelling, indexes: [Int])] = [
-        (APISpelling(swift: ["parser(_:foundCharacters:)"], objc: ["parser:foundCharacters:"]), [1]),
-        (APISpelling(swift: ["parser(_:didStartElement:namespaceURI:qualifiedName:attributes:)"],
-                     objc: ["parser:didStartElement:namespaceURI:qualifiedName:attributes:"]), [1, 4]),
-        (APISpelling(swift: ["parser(_:didEndElement:namespaceURI:qualifiedName:)"],
-                     objc: ["parser:didEndElement:namespaceURI:qualifiedName:"]), [1]),
-        (APISpelling(swift: ["parser(_:foundCDATA:)"], objc: ["parser:foundCDATA:"]), [1]),
+        (APISpelling(swift: [APIs.xmlParserDelegateCallbacks.swift[0]], objc: [APIs.xmlParserDelegateCallbacks.selectors[0]]), [1]),
+        (APISpelling(swift: [APIs.xmlParserDelegateCallbacks.swift[1]],
+                     objc: [APIs.xmlParserDelegateCallbacks.selectors[1]]), [1, 4]),
+        (APISpelling(swift: [APIs.xmlParserDelegateCallbacks.swift[2]],
+                     objc: [APIs.xmlParserDelegateCallbacks.selectors[2]]), [1]),
+        (APISpelling(swift: [APIs.xmlParserDelegateCallbacks.swift[3]], objc: [APIs.xmlParserDelegateCallbacks.selectors[3]]), [1]),
     ]
     /// The member a parser's delegate is set through (`parser.delegate = x`), and the Objective-C setter.
     static let delegateMember = "delegate"
-    static let delegateSetters: Set<String> = ["setDelegate:", "setDelegate"]
+    static let delegateSetters: Set<String> = [APIs.xmlParserDelegateSetter.selectors[0], "setDelegate"]
     /// The delegate is the parsing object itself (`parser.delegate = self`): the function's own type.
     static let selfName = "self"
     /// Documents of one delegate type one file tells the others about, at most.

@@ -123,16 +123,15 @@ enum Transfers {
             match: CallMatch(namesOrBaseNames: APISpelling(
                 swift: ["Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
                         "CGFloat", "Bool", "NSNumber", "UUID", "NSUUID", "Decimal"],
-                objc: ["initWithUUIDString:", "numberWithInteger:", "numberWithInt:"],
+                objc: APIs.uuidFromString.selectors + APIs.numberFromInteger.selectors,
                 c: ["atoi", "atol", "atoll", "atof", "strtol", "strtoul", "strtoll", "strtoull", "strtod"])),
             effect: .adds([.numeric]), precedence: 20,
             rationale: "A number, a Boolean or a UUID parsed from a string can no longer shape a path, a script or a query."),
         CallResultRule(
             name: "escaper",
             match: CallMatch(namesOrBaseNames: APISpelling(
-                swift: ["addingPercentEncoding", "escapedPattern", "escapedTemplate"],
-                objc: APIs.percentEncoding.selectors + ["stringByAddingPercentEscapesUsingEncoding:", "escapedPatternForString:",
-                                                        "escapedTemplateForString:"])),
+                swift: ["addingPercentEncoding"] + APIs.regularExpressionEscape.swiftBaseNames,
+                objc: APIs.percentEncoding.selectors + APIs.percentEscapesLegacy.selectors + APIs.regularExpressionEscape.selectors)),
             effect: .adds([.escaped]), precedence: 30,
             rationale: "Percent-encoding and regular-expression escaping make a string inert in a URL or a pattern."),
         CallResultRule(
@@ -157,7 +156,7 @@ enum Transfers {
             name: "path builder",
             match: CallMatch(namesOrBaseNames: APISpelling(
                 swift: APIs.pathAppending.swiftBaseNames + ["appendingPathExtension"],
-                objc: APIs.pathAppending.selectors + APIs.fileURLFromPath.selectors + ["pathWithComponents:"]),
+                objc: APIs.pathAppending.selectors + APIs.fileURLFromPath.selectors + APIs.pathFromComponents.selectors),
                              argumentLabels: ["fileURLWithPath", "filePath", "path", "component"], exceptBaseNames: ["write"]),
             effect: .buildsPath, precedence: 60,
             rationale: "Appending to a path or building a file URL puts the input into a file path (a step of the reported path)."),
@@ -174,15 +173,14 @@ enum Transfers {
         CallTransfer(spelling: APISpelling(
             swift: ["append", "insert", "add", "push", "formUnion", "merge", "updateValue", "addObjectsFromArray", "appendContentsOf"],
             objc: APIs.collectionAdd.selectors + APIs.dictionaryWrite.selectors
-                + ["appendString:", "appendFormat:", "appendData:", "appendBytes:length:", "addEntriesFromDictionary:", "insertObject:atIndex:"]
+                + APIs.mutableStringAppend.selectors + APIs.mutableDataAppend.selectors + APIs.dictionaryMerge.selectors + APIs.arrayInsert.selectors
                 + APIs.keyedSubscriptStore.selectors),
                      effect: .mutatesReceiver),
         CallTransfer(spelling: APISpelling(APIs.memoryCopyC), effect: .copiesArgument(from: 1, into: 0, arity: 3)),
         CallTransfer(spelling: APISpelling(
             swift: ["map", "flatMap", "compactMap", "forEach", "filter", "first", "last", "contains", "allSatisfy", "sorted", "sort",
                     "min", "max", "withUnsafeBytes", "firstIndex", "lastIndex", "drop", "prefix"],
-            objc: ["enumerateObjectsUsingBlock:", "enumerateKeysAndObjectsUsingBlock:", "indexOfObjectPassingTest:", "objectsPassingTest:",
-                   "enumerateObjectsWithOptions:usingBlock:"]),
+            objc: APIs.collectionEnumeration.selectors),
                      effect: .elementsToClosure(skipsFirstParameter: false), byBaseName: true),
         CallTransfer(spelling: APISpelling(swift: ["reduce"]), effect: .elementsToClosure(skipsFirstParameter: true), byBaseName: true),
         CallTransfer(spelling: APISpelling(swift: ["withUnsafeMutableBytes", "withUnsafeMutablePointer"]), effect: .fixedBufferToClosure,
@@ -221,11 +219,9 @@ enum Transfers {
         swift: ["format", "encode", "data", "archivedData", "jsonObject", "base64EncodedString", "base64EncodedData", "joined",
                 "appending", "appendingFormat", "replacingOccurrences", "trimmingCharacters", "lowercased", "uppercased", "localizedStringWithFormat",
                 "dictionaryWithValues"],
-        objc: APIs.stringFormat.selectors + APIs.stringAppend.selectors + APIs.stringData.selectors + APIs.jsonSerializationWrite.selectors + [
-               "archivedDataWithRootObject:", "archivedDataWithRootObject:requiringSecureCoding:error:",
-               "dataFromPropertyList:format:options:error:", "dataWithPropertyList:format:options:error:", "dictionaryWithObject:forKey:",
-               "dictionaryWithObjectsAndKeys:", "arrayWithObjects:", "arrayWithObject:", "initWithData:encoding:", "stringWithString:",
-               "componentsJoinedByString:"] + APIs.base64Encoding.selectors,
+        objc: APIs.stringFormat.selectors + APIs.stringAppend.selectors + APIs.stringData.selectors + APIs.jsonSerializationWrite.selectors
+            + APIs.keyedArchiverArchive.selectors + APIs.propertyListWrite.selectors + APIs.collectionFromObjects.selectors
+            + APIs.stringFromData.selectors + APIs.stringCopy.selectors + APIs.componentsJoined.selectors + APIs.base64Encoding.selectors,
         c: ["strdup", "CFStringCreateWithFormat", "CFBridgingRelease", "CFBridgingRetain"]).names)
 
     /// HTTP client calls whose result is a request object that keeps its parameters and prints them
