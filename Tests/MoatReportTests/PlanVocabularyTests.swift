@@ -19,4 +19,12 @@ struct PlanVocabularyTests {
         #expect(table["unarchiveObjectWithData(_:)"] == nil && PlanBuilder.unarchiverDefault == "+unarchiveObjectWithData:")
         #expect(table.count == 23)
     }
+
+    /// Every pasteboard write and read by type the surface records has its hook (setObjects: had none).
+    @Test func pasteboardCallsHookTheirSelectors() {
+        for api in [APIs.pasteboardWrite, APIs.pasteboardLocalWrite, APIs.pasteboardContentsByType] {
+            for (name, selector) in api.selectorsBySwiftName { #expect(PlanBuilder.pasteboardSelectors[name] == [selector], "\(name)") }
+        }
+        #expect(PlanBuilder.pasteboardSelectors["setObjects(_:)"] == ["setObjects:"])
+    }
 }

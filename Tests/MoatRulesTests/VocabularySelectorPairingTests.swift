@@ -1,5 +1,6 @@
 import Testing
 import MoatCore
+@testable import MoatRules
 
 /// The test plan hooks the Objective-C selector a Swift call sends: the vocabulary lists the
 /// unarchivers' Swift names in the order of their selectors (`API.selectorsBySwiftName`).
@@ -22,5 +23,12 @@ struct VocabularySelectorPairingTests {
                     "unarchiveTopLevelObjectWithData(_:)": "unarchiveTopLevelObjectWithData:error:"])
         #expect(APIs.pasteboardContentsByType.selectorsBySwiftName
                 == ["data(forPasteboardType:)": "dataForPasteboardType:", "value(forPasteboardType:)": "valueForPasteboardType:"])
+    }
+
+    /// The surface names an item provider's item and data loads by Swift base name and selector, read by
+    /// position from the vocabulary.
+    @Test func theSurfaceReadsTheItemProviderLoadsItNames() {
+        #expect(SurfaceTables.itemLoad == ("loadItem", "loadItemForTypeIdentifier:options:completionHandler:"))
+        #expect(SurfaceTables.dataLoad == ("loadDataRepresentation", "loadDataRepresentationForTypeIdentifier:completionHandler:"))
     }
 }

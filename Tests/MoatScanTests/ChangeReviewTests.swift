@@ -273,6 +273,42 @@ struct TemporaryRepository {
         #expect(state.sites.last?.reason.hasPrefix("opens a connection (connect) in `session(_:didReceive:fromPeer:)`") == true, "\(state.sites)")
     }
 
+    @Test func coderDecodesThatNameNoClassSayItInBothLanguages() throws {
+        let repository = try TemporaryRepository()
+        defer { repository.remove() }
+        try repository.commit(["Sources/Note.swift": "import Foundation\n", "Sources/Note.m": "#import <Foundation/Foundation.h>\n"],
+                              message: "first")
+        try repository.commit(["Sources/Note.swift": """
+            import Foundation
+            final class Note: NSObject, NSCoding {
+                required init?(coder: NSCoder) {
+                    let body = try? coder.decodeTopLevelObject(forKey: "body")
+                    super.init()
+                }
+                func encode(with coder: NSCoder) {}
+            }
+
+            """, "Sources/Note.m": """
+            #import <Foundation/Foundation.h>
+            @implementation Note
+            - (instancetype)initWithCoder:(NSCoder *)coder {
+                id body = [coder decodeTopLevelObjectForKey:@"body" error:nil];
+                return self;
+            }
+            @end
+
+            """], message: "second")
+        let review = try #require(try review(repository).changeReview)
+        let evidence = review.answers.first { $0.question == .objectDecoding }?.evidence ?? []
+        // The calls on line 4; the Swift class's NSCoding adoption (line 2) is the rule's own finding.
+        let reasons = evidence.sorted { $0.path < $1.path }.flatMap { $0.sites.map { "\($0.line): \($0.reason)" } }
+            .filter { $0.hasPrefix("4: ") }
+        #expect(reasons == [
+            "4: `decodeTopLevelObjectForKey:error:` decodes an object without naming the class it expects.",
+            "4: `decodeTopLevelObject(forKey:)` decodes an object without naming the class it expects.",
+        ])
+    }
+
     @Test func unrelatedChangesAnswerNo() throws {
         let repository = try TemporaryRepository()
         defer { repository.remove() }

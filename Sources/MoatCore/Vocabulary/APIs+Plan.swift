@@ -40,9 +40,22 @@ extension APIs {
     public static let uniquePasteboard = API(
         "UIPasteboard.withUniqueName()", classes: ["UIPasteboard"], swift: ["withUniqueName()"], selectors: ["pasteboardWithUniqueName"])
 
+    /// Items written to a pasteboard by method (the properties written, `string` and the others, are
+    /// `pasteboardContents`). Swift names in the order of their selectors.
+    public static let pasteboardWrite = API(
+        "UIPasteboard.setItems(_:options:)", classes: ["UIPasteboard"],
+        swift: ["setValue(_:forPasteboardType:)", "setData(_:forPasteboardType:)", "setItems(_:options:)", "addItems(_:)", "setObjects(_:)"],
+        selectors: ["setValue:forPasteboardType:", "setData:forPasteboardType:", "setItems:options:", "addItems:", "setObjects:"])
+
+    /// Items written to a pasteboard with whether they stay on the device and when they expire.
+    public static let pasteboardLocalWrite = API(
+        "UIPasteboard.setItemProviders(_:localOnly:expirationDate:)", classes: ["UIPasteboard"],
+        swift: ["setItemProviders(_:localOnly:expirationDate:)", "setObjects(_:localOnly:expirationDate:)"],
+        selectors: ["setItemProviders:localOnly:expirationDate:", "setObjects:localOnly:expirationDate:"])
+
     /// The APIs of this file, for `APIs.all`.
     static let plan: [API] = [
         coderDecodeAnyObject, coderDecodeTopLevelObject, keyedUnarchiverRequiresSecureCoding, itemProviderFileLoad, namedPasteboard,
-        uniquePasteboard,
+        uniquePasteboard, pasteboardWrite, pasteboardLocalWrite,
     ]
 }

@@ -375,10 +375,8 @@ struct PlanBuilder {
         "urls": ["URLs", "setURLs:"], "URLs": ["URLs", "setURLs:"], "image": ["image", "setImage:"], "images": ["images", "setImages:"],
         "color": ["color", "setColor:"], "colors": ["colors", "setColors:"], "items": ["items", "setItems:"],
         "itemProviders": ["itemProviders", "setItemProviders:"],
-        "setItems(_:options:)": ["setItems:options:"], "addItems(_:)": ["addItems:"], "setValue(_:forPasteboardType:)": ["setValue:forPasteboardType:"],
-        "setData(_:forPasteboardType:)": ["setData:forPasteboardType:"],
-        "setItemProviders(_:localOnly:expirationDate:)": ["setItemProviders:localOnly:expirationDate:"],
-    ].merging(APIs.pasteboardContentsByType.selectorsBySwiftName.mapValues { [$0] }) { first, _ in first }
+    ].merging([APIs.pasteboardContentsByType, APIs.pasteboardWrite, APIs.pasteboardLocalWrite].flatMap(\.selectorsBySwiftName)
+                .map { ($0.key, [$0.value]) }) { first, _ in first }
 
     mutating func pasteboard(_ entry: AttackSurface.Entry, origins: [String], labels: inout [String]) {
         if entry.kind == "named pasteboard" {

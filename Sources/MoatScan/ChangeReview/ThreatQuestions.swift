@@ -394,8 +394,9 @@ private struct Detector {
     static let legacyDecoders = APIs.keyedUnarchiverLegacy.callNames
     /// Decoders given (or expected to be given) the classes they accept.
     static let classDecoders = [APIs.keyedUnarchiverSecure, APIs.coderDecodeObject, APIs.coderDecodeAnyObject, APIs.coderDecodeTopLevelObject].callNames
-    /// Coder calls that name no class (`decodeObject(forKey:)`, `[coder decodeObjectForKey:]`, `decodeTopLevelObject()`).
-    static let untypedDecoders = APIs.coderDecodeAnyObject.callNames.union(APIs.coderDecodeTopLevelObject.swiftBaseNames)
+    /// Coder calls that name no class (`decodeObject(forKey:)`, `[coder decodeObjectForKey:]`, `decodeTopLevelObject()`,
+    /// `[coder decodeTopLevelObjectForKey:error:]`).
+    static let untypedDecoders = APIs.coderDecodeAnyObject.callNames.union(APIs.coderDecodeTopLevelObject.callNames)
     /// Keyed-unarchiver initializers (Swift base name `NSKeyedUnarchiver`, Objective-C selectors).
     static let unarchiverInitializers = APIs.keyedUnarchiverLegacyInit.callNames.union(APIs.keyedUnarchiverSecureInit.callNames)
 

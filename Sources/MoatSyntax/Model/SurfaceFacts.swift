@@ -83,13 +83,10 @@ struct SurfaceFactCollector {
         }
         return table
     }()
-    static let pasteboardWriteMethods: Set<String> = [
-        "setValue(_:forPasteboardType:)", "setData(_:forPasteboardType:)", "setItems(_:options:)", "addItems(_:)",
-        "setItemProviders(_:localOnly:expirationDate:)", "setObjects(_:)", "setObjects(_:localOnly:expirationDate:)",
-        "setValue:forPasteboardType:", "setData:forPasteboardType:", "setItems:options:", "addItems:", "setItems:",
-        "setString:", "setStrings:", "setURL:", "setURLs:", "setImage:", "setImages:", "setColor:", "setColors:",
-        "setItemProviders:localOnly:expirationDate:", "setObjects:", "setObjects:localOnly:expirationDate:",
-    ]
+    /// Writes of the pasteboard: its write methods, and the setters of its properties sent as messages.
+    static let pasteboardWriteMethods = [APIs.pasteboardWrite, APIs.pasteboardLocalWrite].fullCallNames.union([
+        "setItems:", "setString:", "setStrings:", "setURL:", "setURLs:", "setImage:", "setImages:", "setColor:", "setColors:",
+    ])
 
     /// Swift keyed-unarchiver calls, by call name.
     static let unarchiverCalls: Set<String> = Set(APIs.keyedUnarchiverLegacy.swift + APIs.keyedUnarchiverSecure.swift)

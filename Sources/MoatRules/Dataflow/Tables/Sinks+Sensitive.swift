@@ -113,9 +113,8 @@ extension TaintSinks {
 
         // MARK: Pasteboard (MOAT-STOR-303): the general pasteboard is readable by every app in the foreground.
         TaintSink(kind: .pasteboardWrite, api: "UIPasteboard.setString",
-                  spelling: APISpelling(swift: ["setString", "setValue", "setData", "setItems", "addItems", "setObjects"],
-                                        objc: ["setString:", "setValue:forPasteboardType:", "setData:forPasteboardType:", "setItems:",
-                                               "setItems:options:", "addItems:", "setObjects:", "setString:forType:"]),
+                  spelling: APISpelling(swift: ["setString"] + APIs.pasteboardWrite.swiftBaseNames,
+                                        objc: ["setString:", "setItems:"] + APIs.pasteboardWrite.selectors + ["setString:forType:"]),
                   roles: [(.value, .index(0))], receivers: pasteboardReceivers, kinds: [.sensitive]),
         TaintSink(kind: .pasteboardWrite, api: "UIPasteboard.string",
                   spelling: APISpelling(swift: ["string", "strings", "url", "urls", "items", "URL", "URLs"]),
