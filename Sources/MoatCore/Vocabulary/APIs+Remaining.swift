@@ -122,15 +122,18 @@ extension APIs {
         "FileManager.setAttributes:ofItemAtPath:error:", classes: ["FileManager", "NSFileManager"],
         selectors: ["setAttributes:ofItemAtPath:error:"])
 
-    /// A file's status (timestamps among it) read by the C functions, called from Swift.
-    public static let fileStatusC = API("stat", swift: ["stat(_:_:)", "fstat(_:_:)", "fstatat(_:_:_:_:)", "lstat(_:_:)"])
+    /// A file's status (timestamps among it) read by the C functions (the Swift names as Swift calls them).
+    public static let fileStatusC = API(
+        "stat", swift: ["stat(_:_:)", "fstat(_:_:)", "fstatat(_:_:_:_:)", "lstat(_:_:)"], cFunctions: ["stat", "fstat", "fstatat", "lstat"])
 
-    /// A file's attribute list read by the C functions, called from Swift.
+    /// A file's attribute list read by the C functions (the Swift names as Swift calls them).
     public static let fileAttributeListC = API(
-        "getattrlist", swift: ["getattrlist(_:_:_:_:_:)", "getattrlistbulk(_:_:_:_:_:)", "fgetattrlist(_:_:_:_:_:)", "getattrlistat(_:_:_:_:_:_:)"])
+        "getattrlist", swift: ["getattrlist(_:_:_:_:_:)", "getattrlistbulk(_:_:_:_:_:)", "fgetattrlist(_:_:_:_:_:)", "getattrlistat(_:_:_:_:_:_:)"],
+        cFunctions: ["getattrlist", "getattrlistbulk", "fgetattrlist", "getattrlistat"])
 
-    /// A file system's status (its free space among it) read by the C functions, called from Swift.
-    public static let fileSystemStatusC = API("statfs", swift: ["statfs(_:_:)", "statvfs(_:_:)", "fstatfs(_:_:)", "fstatvfs(_:_:)"])
+    /// A file system's status (its free space among it) read by the C functions (the Swift names as Swift calls them).
+    public static let fileSystemStatusC = API(
+        "statfs", swift: ["statfs(_:_:)", "statvfs(_:_:)", "fstatfs(_:_:)", "fstatvfs(_:_:)"], cFunctions: ["statfs", "statvfs", "fstatfs", "fstatvfs"])
 
     // MARK: Values converted, built and enumerated (dataflow transfers and constants)
 
