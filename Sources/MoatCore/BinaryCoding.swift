@@ -52,6 +52,12 @@ public struct BinaryWriter {
         for value in values { write(&self, value) }
     }
 
+    /// A dictionary as a count and its pairs (in the dictionary's order: readers must not depend on it).
+    @inlinable public mutating func dictionary<Key, Value>(_ values: [Key: Value], _ write: (inout BinaryWriter, Key, Value) -> Void) {
+        unsigned(UInt64(values.count))
+        for (key, value) in values { write(&self, key, value) }
+    }
+
     @inlinable public mutating func strings(_ values: [String]) {
         unsigned(UInt64(values.count))
         for value in values { string(value) }
@@ -146,6 +152,18 @@ public struct BinaryReader {
         var result: [T] = []
         result.reserveCapacity(count)
         for _ in 0..<count { result.append(try read(&self)) }
+        return result
+    }
+
+    /// A dictionary `BinaryWriter.dictionary` wrote: a count and its pairs.
+    @inlinable public mutating func dictionary<Key: Hashable, Value>(_ read: (inout BinaryReader) throws -> (Key, Value)) throws -> [Key: Value] {
+        let count = try count()
+        var result: [Key: Value] = [:]
+        result.reserveCapacity(count)
+        for _ in 0..<count {
+            let (key, value) = try read(&self)
+            result[key] = value
+        }
         return result
     }
 

@@ -16,16 +16,14 @@ extension BinaryWriter {
         string(value.language.rawValue)
         positions(value.referencedNames)
         positions(value.definedFunctions)
-        unsigned(UInt64(value.declaredTypes.count))
-        for (name, inherits) in value.declaredTypes {
-            string(name)
-            strings(inherits)
+        dictionary(value.declaredTypes) { writer, name, inherits in
+            writer.string(name)
+            writer.strings(inherits)
         }
         strings(value.imports)
-        unsigned(UInt64(value.lineText.count))
-        for (line, text) in value.lineText {
-            int(line)
-            string(text)
+        dictionary(value.lineText) { writer, line, text in
+            writer.int(line)
+            writer.string(text)
         }
         list(value.surfaceFacts) { writer, fact in
             writer.string(fact.kind.rawValue)
@@ -37,10 +35,9 @@ extension BinaryWriter {
     }
 
     mutating func positions(_ value: [String: SourcePosition]) {
-        unsigned(UInt64(value.count))
-        for (name, position) in value {
-            string(name)
-            sourcePosition(position)
+        dictionary(value) { writer, name, position in
+            writer.string(name)
+            writer.sourcePosition(position)
         }
     }
 }
@@ -56,21 +53,9 @@ extension BinaryReader {
         let language = try rawValue(SourceLanguage.self)
         let referencedNames = try positions()
         let definedFunctions = try positions()
-        let typeCount = try count()
-        var declaredTypes: [String: [String]] = [:]
-        declaredTypes.reserveCapacity(typeCount)
-        for _ in 0..<typeCount {
-            let name = try string()
-            declaredTypes[name] = try strings()
-        }
+        let declaredTypes: [String: [String]] = try dictionary { (try $0.string(), try $0.strings()) }
         let imports = try strings()
-        let lineCount = try count()
-        var lineText: [Int: String] = [:]
-        lineText.reserveCapacity(lineCount)
-        for _ in 0..<lineCount {
-            let line = try int()
-            lineText[line] = try string()
-        }
+        let lineText: [Int: String] = try dictionary { (try $0.int(), try $0.string()) }
         let surfaceFacts = try list { reader in
             SurfaceFact(kind: try reader.rawValue(SurfaceFact.Kind.self), value: try reader.string(), position: try reader.sourcePosition())
         }
@@ -82,19 +67,13 @@ extension BinaryReader {
     }
 
     mutating func positions() throws -> [String: SourcePosition] {
-        let count = try count()
-        var result: [String: SourcePosition] = [:]
-        result.reserveCapacity(count)
-        for _ in 0..<count {
-            let name = try string()
-            result[name] = try sourcePosition()
-        }
-        return result
+        try dictionary { (try $0.string(), try $0.sourcePosition()) }
     }
 }
 
 extension SourceSummary {
-    /// Every stored property as given (`ShippingScope` is not asked about the path).
+    /// Every stored property as given (`ShippingScope` is not asked about the path): what the cache read
+    /// back, and what the public initializer fills in.
     init(path: String, language: SourceLanguage, referencedNames: [String: SourcePosition], definedFunctions: [String: SourcePosition],
          declaredTypes: [String: [String]], imports: [String], lineText: [Int: String], surfaceFacts: [SurfaceFact],
          nonShipping: NonShippingReason?, nonShippingRegions: [NonShippingRegion]) {

@@ -28,13 +28,9 @@ public struct SourceSummary: Sendable, Codable {
 
     public init(path: String, language: SourceLanguage, referencedNames: [String: SourcePosition],
                 definedFunctions: [String: SourcePosition], declaredTypes: [String: [String]], imports: [String]) {
-        self.path = path
-        self.language = language
-        self.referencedNames = referencedNames
-        self.definedFunctions = definedFunctions
-        self.declaredTypes = declaredTypes
-        self.imports = imports
-        self.nonShipping = ShippingScope.reason(forPath: path)
+        self.init(path: path, language: language, referencedNames: referencedNames, definedFunctions: definedFunctions,
+                  declaredTypes: declaredTypes, imports: imports, lineText: [:], surfaceFacts: [],
+                  nonShipping: ShippingScope.reason(forPath: path), nonShippingRegions: [])
     }
 
     /// Why code at this place does not ship, or nil when it does.
