@@ -44,6 +44,27 @@ def load_verdicts(app):
     return verdicts
 
 
+def load_recall(app):
+    """Corpus/recall/<app>.tsv: the weaknesses a reader listed by hand before seeing a report, and whether
+    the report had each (`found`, `partly`, `missed`), with the fingerprint of the finding that has it."""
+    path = os.path.join(CORPUS, "recall", app + ".tsv")
+    rows = []
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line or line.startswith("#") or line.startswith("id\t"):
+                continue
+            cols = line.split("\t")
+            if len(cols) < 7:
+                sys.stderr.write(f"{path}:{number}: expected at least 7 tab-separated columns, skipped\n")
+                continue
+            rows.append({"id": cols[0], "class": cols[1], "where": cols[2], "severity": cols[3],
+                         "status": cols[5].strip(), "fingerprints": [x for x in cols[6].split(",") if x.strip()]})
+    return rows
+
+
 def non_shipping(finding):
     """Marked by Moat as test or otherwise non-shipping code: it never fails the gate."""
     if finding.get("isTestCode"):
@@ -157,6 +178,7 @@ def main():
     counts = collections.defaultdict(collections.Counter)
     unjudged = []
     gone = []  # verdicts whose finding is no longer reported (or now marked non-shipping)
+    recall = {}  # app -> Counter of found / partly / missed
     scanned = 0
     for app in apps:
         folder = os.path.join(args.corpus_dir, app["folder"])
@@ -216,6 +238,16 @@ def main():
             # a low finding judged as low and still reported at low has not gone
             if fingerprint not in active and not (v["severity"] == "low" and fingerprint in low_now):
                 gone.append((app["name"], fingerprint, v))
+        listed = load_recall(app["name"])
+        if listed is not None:
+            shipping = {f["fingerprint"] for f in findings if not f.get("suppression") and not non_shipping(f)}
+            tally = collections.Counter()
+            for row in listed:
+                status = row["status"]
+                if status in ("found", "partly") and not any(x.strip() in shipping for x in row["fingerprints"]):
+                    status = "missed"  # the finding that had it is no longer reported in shipping code
+                tally[status if status in ("found", "partly") else "missed"] += 1
+            recall[app["name"]] = tally
         if args.sample_medium:
             print(f"# {app['name']}: seeded medium sample (seed {SAMPLE_SEED}, {args.sample_medium}):")
             wanted = set(medium_sample(mediums, args.sample_medium))
@@ -253,9 +285,9 @@ def main():
             if h == "check" and tp + fp:
                 ok = tp / (tp + fp) >= target and (deb <= 0.2 * total)
                 met = f"   [target {int(target * 100)} %, debatable <= 20 %: {'met' if ok else 'NOT met'}]"
-            print(f"{'overall':20s} {line}{met}")
+            print(f"{'overall':26s} {line}{met}")
             for name, t in sorted(per_app[h][b].items()):
-                print(f"  {name:18s} {t.line()[0]}")
+                print(f"  {name:24s} {t.line()[0]}")
             print("  per rule:")
             for rule, t in sorted(per_rule[h][b].items()):
                 text, (tp, fp) = t.line()
@@ -269,6 +301,23 @@ def main():
         print("  none")
     for h, rule, title, tp, fp, total in flagged:
         print(f"  {h} half: {rule} ({title}): {tp} TP, {fp} FP of {total} findings")
+
+    if recall:
+        print("\n== Recall: weaknesses a reader listed by hand (Corpus/recall), found by the report ==")
+        for h in halves:
+            names = [n for n in recall if half_of[n] == h]
+            if not names:
+                continue
+            total = collections.Counter()
+            for name in names:
+                t = recall[name]
+                total.update(t)
+                n = sum(t.values())
+                print(f"  {h:6s} {name:22s} found {t['found']:3d} / {n:3d}   partly {t['partly']:3d}   missed {t['missed']:3d}")
+            n = sum(total.values())
+            share = f"{100.0 * total['found'] / n:5.1f} %" if n else "n/a"
+            print(f"  {h:6s} {'all':22s} found {total['found']:3d} / {n:3d} = {share}   partly {total['partly']:3d}   missed {total['missed']:3d}"
+                  + ("   [target 85 %]" if h == "check" else ""))
 
     print("\n== Judged findings no longer reported at medium or above in shipping code ==")
     print("  (FP gone: a fix; TP gone: a recall loss to explain; marked non-shipping or lowered to low/info counts as gone)")
