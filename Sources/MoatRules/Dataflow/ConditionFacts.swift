@@ -42,6 +42,13 @@ enum ConditionFacts {
             if !holds {
                 collect(lhs, holds: false, depth: depth + 1, into: &facts)
                 collect(rhs, holds: false, depth: depth + 1, into: &facts)
+            } else {
+                // Either side held: what both sides establish holds (`scheme == "http" || scheme == "https"`).
+                var left: [ConditionFact] = []
+                var right: [ConditionFact] = []
+                collect(lhs, holds: true, depth: depth + 1, into: &left)
+                collect(rhs, holds: true, depth: depth + 1, into: &right)
+                facts += left.filter { fact in right.contains { $0.path == fact.path && $0.check == fact.check && $0.against == nil } && fact.against == nil }
             }
         case .binary(let op, let lhs, let rhs) where comparisonOperators.contains(op):
             comparison(holds ? op : negate(op), lhs, rhs, into: &facts)
@@ -169,6 +176,7 @@ enum ConditionFacts {
             } else if op == "==" || op == "===", ![".", "..", ""].contains(literal) {
                 facts.append(ConditionFact(path: path, check: .allowlisted))
                 hostFact(subject, into: &facts)
+                schemeFact(subject, into: &facts)
             }
             return
         }
@@ -252,6 +260,23 @@ enum ConditionFacts {
         if let path = base.accessPath { facts.append(ConditionFact(path: path, check: .hostChecked)) }
     }
 
+    /// `url.scheme`, `[url scheme]`, `url.scheme?.lowercased()` found equal to a fixed scheme: the URL's scheme was checked.
+    private static func schemeFact(_ expression: Expression, into facts: inout [ConditionFact]) {
+        var value = expression.unwrapped
+        if case .call(let callee, let arguments, _) = value.kind, arguments.isEmpty { value = callee.unwrapped }
+        if case .member(let base?, let name) = value.kind, !Checks.schemeMembers.contains(name), Checks.caseFolders.contains(name) {
+            value = base.unwrapped
+            if case .call(let callee, let arguments, _) = value.kind, arguments.isEmpty { value = callee.unwrapped }
+        }
+        guard let (base, name) = value.propertyRead ?? {
+            if case .member(let base?, let name) = value.kind { return (base, name) }
+            return nil
+        }(), Checks.schemeMembers.contains(name) else { return }
+        let (subject, _) = stripViews(base)
+        if let path = subject.accessPath { facts.append(ConditionFact(path: path, check: .schemeChecked)) }
+        if let path = base.accessPath, path != subject.accessPath { facts.append(ConditionFact(path: path, check: .schemeChecked)) }
+    }
+
     private static func call(_ expression: Expression, callee: Expression, arguments: [Argument], holds: Bool,
                              into facts: inout [ConditionFact]) {
         guard let name = callee.baseCallName, let entry = Checks.conditionCallsByName[name] else { return }
@@ -299,6 +324,7 @@ enum ConditionFacts {
                     if literals.contains("") { found.append(ConditionFact(path: path, check: .rejectsEmpty)) }
                 } else if literals.isDisjoint(with: [".", "..", ""]) {
                     found.append(ConditionFact(path: path, check: .allowlisted))
+                    schemeFact(first, into: &found)
                 }
                 break
             }
