@@ -262,19 +262,24 @@ enum ConditionFacts {
 
     /// `url.scheme`, `[url scheme]`, `url.scheme?.lowercased()` found equal to a fixed scheme: the URL's scheme was checked.
     private static func schemeFact(_ expression: Expression, into facts: inout [ConditionFact]) {
+        if let path = schemeSubject(expression) { facts.append(ConditionFact(path: path, check: .schemeChecked)) }
+    }
+
+    /// The URL whose scheme this expression reads (`url` for `url.scheme`, `url.scheme?.lowercased()`,
+    /// `url.scheme ?? ""`, `[url scheme]`), or nil.
+    static func schemeSubject(_ expression: Expression) -> String? {
         var value = expression.unwrapped
+        if case .binary("??", let lhs, let rhs) = value.kind, rhs.isConstantLiteral { value = lhs.unwrapped }
         if case .call(let callee, let arguments, _) = value.kind, arguments.isEmpty { value = callee.unwrapped }
-        if case .member(let base?, let name) = value.kind, !Checks.schemeMembers.contains(name), Checks.caseFolders.contains(name) {
+        if case .member(let base?, let name) = value.kind, Checks.caseFolders.contains(name) {
             value = base.unwrapped
             if case .call(let callee, let arguments, _) = value.kind, arguments.isEmpty { value = callee.unwrapped }
         }
         guard let (base, name) = value.propertyRead ?? {
             if case .member(let base?, let name) = value.kind { return (base, name) }
             return nil
-        }(), Checks.schemeMembers.contains(name) else { return }
-        let (subject, _) = stripViews(base)
-        if let path = subject.accessPath { facts.append(ConditionFact(path: path, check: .schemeChecked)) }
-        if let path = base.accessPath, path != subject.accessPath { facts.append(ConditionFact(path: path, check: .schemeChecked)) }
+        }(), Checks.schemeMembers.contains(name) else { return nil }
+        return stripViews(base).subject.accessPath
     }
 
     private static func call(_ expression: Expression, callee: Expression, arguments: [Argument], holds: Bool,
@@ -317,14 +322,14 @@ enum ConditionFacts {
             if case .arrayLiteral(let elements) = receiver.unwrapped.kind, !elements.isEmpty,
                elements.allSatisfy({ $0.stringValue != nil }) {
                 let literals = Set(elements.compactMap(\.stringValue))
-                guard let path = first.accessPath else { return }
+                if holds, literals.isDisjoint(with: [".", "..", ""]) { schemeFact(first, into: &found) }
+                guard let path = first.accessPath else { break }
                 if !holds {
                     if literals.contains("..") { found.append(ConditionFact(path: path, check: .rejectsDotDot)) }
                     if literals.contains(".") { found.append(ConditionFact(path: path, check: .rejectsDot)) }
                     if literals.contains("") { found.append(ConditionFact(path: path, check: .rejectsEmpty)) }
                 } else if literals.isDisjoint(with: [".", "..", ""]) {
                     found.append(ConditionFact(path: path, check: .allowlisted))
-                    schemeFact(first, into: &found)
                 }
                 break
             }

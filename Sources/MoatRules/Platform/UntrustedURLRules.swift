@@ -311,6 +311,15 @@ public struct UntrustedURLOpenRule: SourceRule {
                 [[UIApplication sharedApplication] openURL:url options:@{} completionHandler:nil];
             }
             """),
+            .nonTriggering("Redirect.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                      let next = components.queryItems?.first(where: { $0.name == "next" })?.value,
+                      let nextURL = URL(string: next), ["http", "https"].contains(nextURL.scheme?.lowercased() ?? "") else { return false }
+                app.open(nextURL)
+                return true
+            }
+            """, note: "Only web links (the scheme is checked): Safari opens them, no other app's scheme is launched."),
         ])
 
     public init() {}
