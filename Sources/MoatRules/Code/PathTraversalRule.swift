@@ -291,6 +291,26 @@ public struct PathTraversalRule: SourceRule {
                 @end
                 """),
             ], triggers: false),
+            .nonTriggering("Router.swift", """
+            enum Route { case open(URL), share(URL), close }
+            final class Router {
+                var coordinator: RouteCoordinator?
+                func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                    coordinator?.handle(.open(url))
+                    return true
+                }
+            }
+            """, note: "`.open(url)` is an enum case (an implicit member of the type `handle` expects), not the C function `open(2)`: sinks are resolved calls, not names."),
+            .triggering("Importer.swift", """
+            import Darwin
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let name = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value else { return false }
+                let path = NSTemporaryDirectory() + name
+                let descriptor = ↓open(path, O_WRONLY | O_CREAT, 0o600)
+                close(descriptor)
+                return true
+            }
+            """, note: "The C function, called bare."),
         ] + archiveExamples)
 
     public init() {}

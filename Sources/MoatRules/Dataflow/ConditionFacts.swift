@@ -42,6 +42,13 @@ enum ConditionFacts {
             if !holds {
                 collect(lhs, holds: false, depth: depth + 1, into: &facts)
                 collect(rhs, holds: false, depth: depth + 1, into: &facts)
+            } else {
+                // Either side held: what both sides establish holds (`scheme == "http" || scheme == "https"`).
+                var left: [ConditionFact] = []
+                var right: [ConditionFact] = []
+                collect(lhs, holds: true, depth: depth + 1, into: &left)
+                collect(rhs, holds: true, depth: depth + 1, into: &right)
+                facts += left.filter { fact in right.contains { $0.path == fact.path && $0.check == fact.check && $0.against == nil } && fact.against == nil }
             }
         case .binary(let op, let lhs, let rhs) where comparisonOperators.contains(op):
             comparison(holds ? op : negate(op), lhs, rhs, into: &facts)
@@ -169,6 +176,7 @@ enum ConditionFacts {
             } else if op == "==" || op == "===", ![".", "..", ""].contains(literal) {
                 facts.append(ConditionFact(path: path, check: .allowlisted))
                 hostFact(subject, into: &facts)
+                schemeFact(subject, into: &facts)
             }
             return
         }
@@ -252,6 +260,28 @@ enum ConditionFacts {
         if let path = base.accessPath { facts.append(ConditionFact(path: path, check: .hostChecked)) }
     }
 
+    /// `url.scheme`, `[url scheme]`, `url.scheme?.lowercased()` found equal to a fixed scheme: the URL's scheme was checked.
+    private static func schemeFact(_ expression: Expression, into facts: inout [ConditionFact]) {
+        if let path = schemeSubject(expression) { facts.append(ConditionFact(path: path, check: .schemeChecked)) }
+    }
+
+    /// The URL whose scheme this expression reads (`url` for `url.scheme`, `url.scheme?.lowercased()`,
+    /// `url.scheme ?? ""`, `[url scheme]`), or nil.
+    static func schemeSubject(_ expression: Expression) -> String? {
+        var value = expression.unwrapped
+        if case .binary("??", let lhs, let rhs) = value.kind, rhs.isConstantLiteral { value = lhs.unwrapped }
+        if case .call(let callee, let arguments, _) = value.kind, arguments.isEmpty { value = callee.unwrapped }
+        if case .member(let base?, let name) = value.kind, Checks.caseFolders.contains(name) {
+            value = base.unwrapped
+            if case .call(let callee, let arguments, _) = value.kind, arguments.isEmpty { value = callee.unwrapped }
+        }
+        guard let (base, name) = value.propertyRead ?? {
+            if case .member(let base?, let name) = value.kind { return (base, name) }
+            return nil
+        }(), Checks.schemeMembers.contains(name) else { return nil }
+        return stripViews(base).subject.accessPath
+    }
+
     private static func call(_ expression: Expression, callee: Expression, arguments: [Argument], holds: Bool,
                              into facts: inout [ConditionFact]) {
         guard let name = callee.baseCallName, let entry = Checks.conditionCallsByName[name] else { return }
@@ -292,7 +322,8 @@ enum ConditionFacts {
             if case .arrayLiteral(let elements) = receiver.unwrapped.kind, !elements.isEmpty,
                elements.allSatisfy({ $0.stringValue != nil }) {
                 let literals = Set(elements.compactMap(\.stringValue))
-                guard let path = first.accessPath else { return }
+                if holds, literals.isDisjoint(with: [".", "..", ""]) { schemeFact(first, into: &found) }
+                guard let path = first.accessPath else { break }
                 if !holds {
                     if literals.contains("..") { found.append(ConditionFact(path: path, check: .rejectsDotDot)) }
                     if literals.contains(".") { found.append(ConditionFact(path: path, check: .rejectsDot)) }

@@ -72,6 +72,9 @@ public enum TaintCheck: String, Sendable, Hashable, CaseIterable {
     case overflowChecked
     // Generic validation.
     case allowlisted, validated, hostChecked
+    /// The URL's scheme was found equal to a fixed one (`url.scheme == "https"`, `["http", "https"].contains(url.scheme)`):
+    /// a web link, not `file:`, `javascript:` or another app's scheme. Its host is still anyone's.
+    case schemeChecked
     // Encodings that make a string inert in another language.
     case jsonEncoded, escaped
     /// Converted to a number, a UUID, a Boolean: no longer a string an attacker can shape.

@@ -7,7 +7,8 @@ import MoatSyntax
 /// `SecTrustEvaluateWithError` (or another check that receives the trust, such as a pinning helper), uses
 /// its out-parameter or async result, or a Boolean assigned from one. Checks of the authentication method,
 /// host or port are not evaluations. When the acceptance is inside a nested function, every call of that
-/// function must be guarded.
+/// function must be guarded. An exception the user chose is no trust-all code: an acceptance in an alert
+/// action's handler, or one only for hosts of a list the file fills only in such handlers.
 public struct ServerTrustAcceptedRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-201", slug: "server-trust-accepted-without-evaluation",
@@ -173,6 +174,36 @@ public struct ServerTrustAcceptedRule: SourceRule {
                 completionHandler(NSURLSessionAuthChallengeUseCredential, [NSURLCredential credentialForTrust:trust]);
             }
             """),
+            .nonTriggering("UserTrust.swift", """
+            final class SelfHostedSession: NSObject, URLSessionDelegate {
+                var trustedHosts: Set<String> = []
+                weak var presenter: UIViewController?
+                func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+                    guard let trust = challenge.protectionSpace.serverTrust else { return completionHandler(.performDefaultHandling, nil) }
+                    let host = challenge.protectionSpace.host
+                    if SecTrustEvaluateWithError(trust, nil) { return completionHandler(.performDefaultHandling, nil) }
+                    if trustedHosts.contains(host) { return completionHandler(.useCredential, URLCredential(trust: trust)) }
+                    let alert = UIAlertController(title: "Untrusted certificate", message: host, preferredStyle: .alert)
+                    alert.addAction(UIAlertAction(title: "Cancel", style: .cancel) { _ in completionHandler(.cancelAuthenticationChallenge, nil) })
+                    alert.addAction(UIAlertAction(title: "Trust anyway", style: .destructive) { _ in
+                        self.trustedHosts.insert(host)
+                        completionHandler(.useCredential, URLCredential(trust: trust))
+                    })
+                    presenter?.present(alert, animated: true)
+                }
+            }
+            """, note: "A per-host exception the user must choose in an alert (and remembered for that host only after the user chose it) is the user's decision, not code that trusts every certificate."),
+            .triggering("UserTrust.swift", """
+            final class SelfHostedSession: NSObject, URLSessionDelegate {
+                var trustedHosts: Set<String> = []
+                func remember(_ host: String) { trustedHosts.insert(host) }
+                func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+                    guard let trust = challenge.protectionSpace.serverTrust else { return completionHandler(.performDefaultHandling, nil) }
+                    if trustedHosts.contains(challenge.protectionSpace.host) { return ↓completionHandler(.useCredential, URLCredential(trust: trust)) }
+                    completionHandler(.performDefaultHandling, nil)
+                }
+            }
+            """, note: "The list of exceptions is filled without asking the user (any caller of `remember`): no consent, no evaluation."),
         ])
 
     public init() {}
@@ -187,6 +218,8 @@ public struct ServerTrustAcceptedRule: SourceRule {
             guard !acceptances.isEmpty else { continue }
             let evaluates = handler.evaluatesAnywhere(values)
             for acceptance in acceptances where !handler.isGuarded(acceptance, values, file: file) {
+                // The user chose to trust this host's certificate (an alert's "Trust anyway").
+                if handler.isUserConsented(acceptance, file: file) { continue }
                 let message = evaluates
                     ? "`\(handler.function.fullName)` trusts the server's certificate on a path where no successful trust evaluation guards it: an interceptor's certificate is accepted there. Accept only after `SecTrustEvaluateWithError` and your pin check succeed."
                     : "`\(handler.function.fullName)` answers the server-trust challenge with the server's own trust without evaluating it: every certificate is accepted, so anyone on the network can intercept the traffic. Use `.performDefaultHandling`, or accept only after `SecTrustEvaluateWithError` and a pin check succeed."

@@ -337,3 +337,90 @@ struct ChallengeHandler {
         }
     }
 }
+
+// MARK: Exceptions the user chose
+
+extension ChallengeHandler {
+    /// Collection methods that add to a list of hosts or certificates (`trustedHosts.insert(host)`,
+    /// `[self.exceptions addObject:host]`), and those that look one up.
+    static let collectionWriters: Set<String> = ["insert", "append", "formUnion", "updateValue", "addObject", "setObject", "setValue"]
+    static let collectionLookups: Set<String> = ["contains", "containsObject", "objectForKey", "member"]
+
+    /// Whether the acceptance is what the user chose: it runs in the handler of an alert action (the user
+    /// picked "Trust anyway"), or only for a host in a list of exceptions that the file fills only in such
+    /// handlers (`if trustedHosts.contains(host) { accept }` with `trustedHosts.insert(host)` in the
+    /// alert's action). A per-host exception the user must confirm is how a browser or a self-hosted
+    /// server's client lets the user go on, not code that trusts every certificate.
+    func isUserConsented(_ acceptance: Acceptance, file: CodeFile) -> Bool {
+        let handlers = Self.alertActionHandlers(in: file)
+        if handlers.contains(where: { $0.contains(acceptance.call.range) }) { return true }
+        guard let body = function.body else { return false }
+        var consented = false
+        GuardedWalk.walk(body.statements) { expression, facts in
+            guard expression === acceptance.call else { return }
+            consented = facts.contains { fact in
+                fact.holds && fact.casePatterns == nil && Self.lookedUpCollection(fact.condition).map {
+                    Self.isFilledOnlyInHandlers($0, handlers, file: file)
+                } == true
+            }
+        }
+        return consented
+    }
+
+    /// The ranges of closures given to `UIAlertAction(title:style:handler:)` (`actionWithTitle:style:handler:`).
+    static func alertActionHandlers(in file: CodeFile) -> [SourceRange] {
+        let names = APIs.alertAction.callNames
+        var ranges: [SourceRange] = []
+        file.forEachExpression { expression, _ in
+            guard case .call(let callee, let arguments, _) = expression.kind, let name = callee.name, names.contains(name) else { return }
+            for argument in arguments {
+                if case .closure = argument.value.unwrapped.kind { ranges.append(argument.value.range) }
+            }
+        }
+        return ranges
+    }
+
+    /// `trustedHosts.contains(host)`, `[self.exceptions containsObject:host]`, `exceptions[host] != nil` → the
+    /// collection's name (`trustedHosts`, `exceptions`).
+    static func lookedUpCollection(_ condition: Expression) -> String? {
+        let bare = condition.unwrapped
+        switch bare.kind {
+        case .call(let callee, let arguments, _):
+            guard let name = callee.name, collectionLookups.contains(name), !arguments.isEmpty else { return nil }
+            return callee.receiver?.nameChain.last
+        case .binary("!=", let lhs, let rhs) where rhs.isNilLike || lhs.isNilLike:
+            let other = rhs.isNilLike ? lhs : rhs
+            if case .subscriptAccess(let base, _) = other.unwrapped.kind { return base.nameChain.last }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// Every write of the collection in the file (`name.insert(…)`, `name[key] = …`, `name = …`) is inside
+    /// one of `handlers`, and there is at least one.
+    static func isFilledOnlyInHandlers(_ name: String, _ handlers: [SourceRange], file: CodeFile) -> Bool {
+        guard !handlers.isEmpty else { return false }
+        var writes: [SourceRange] = []
+        func isCollection(_ expression: Expression) -> Bool { expression.nameChain.last == name }
+        file.forEachExpression { expression, _ in
+            switch expression.kind {
+            case .call(let callee, _, _):
+                if let method = callee.name, collectionWriters.contains(method), let receiver = callee.receiver, isCollection(receiver) {
+                    writes.append(expression.range)
+                }
+            case .binary(let op, let target, _) where op == "=" || op == "+=":
+                if isCollection(target) { writes.append(expression.range) }
+                if case .subscriptAccess(let base, _) = target.unwrapped.kind, isCollection(base) { writes.append(expression.range) }
+            default:
+                break
+            }
+        }
+        file.forEachStatement { statement, _ in
+            guard case .assignment(let target, _, _) = statement.kind else { return }
+            if isCollection(target) { writes.append(statement.range) }
+            if case .subscriptAccess(let base, _) = target.unwrapped.kind, isCollection(base) { writes.append(statement.range) }
+        }
+        return !writes.isEmpty && writes.allSatisfy { write in handlers.contains { $0.contains(write) } }
+    }
+}

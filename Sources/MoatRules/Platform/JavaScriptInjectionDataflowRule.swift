@@ -114,6 +114,38 @@ public struct JavaScriptInjectionDataflowRule: SourceRule {
                 [self.webView evaluateJavaScript:script completionHandler:nil];
             }
             """, note: "A script shipped in the app's bundle."),
+            .nonTriggering("Echo.swift", """
+            import WebKit
+            final class EchoBridge: NSObject, WKScriptMessageHandlerWithReply {
+                let webView: WKWebView
+                init(webView: WKWebView) { self.webView = webView }
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage, replyHandler: @escaping (Any?, String?) -> Void) {
+                    guard let request = message.body as? [String: Any], let id = request["id"] as? String else { return replyHandler(nil, "bad request") }
+                    replyHandler(["id": id], nil)
+                    webView.evaluateJavaScript("window.done('\\(id)')", in: message.frameInfo, in: .page) { _ in }
+                }
+            }
+            final class CountBridge: NSObject, WKScriptMessageHandler {
+                let webView = WKWebView()
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    guard let request = message.body as? [String: Any], let count = request["count"] as? Int else { return }
+                    webView.evaluateJavaScript("setCount(\\(count))")
+                    webView.evaluateJavaScript(String(format: "setTotal(%d)", count))
+                }
+            }
+            """, note: "Echoed back to the frame that sent it (the reply, a script run in `message.frameInfo`): no other origin's code runs. And a value cast to a number (`as? Int`) cannot break out of the script."),
+            .triggering("Echo.swift", """
+            import WebKit
+            final class EchoBridge: NSObject, WKScriptMessageHandler {
+                let webView = WKWebView()
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    guard let request = message.body as? [String: Any], let id = request["id"] as? String,
+                          let count = request["count"] as? String else { return }
+                    ↓webView.evaluateJavaScript("window.done('\\(id)')", in: nil, in: .page) { _ in }
+                    ↓webView.evaluateJavaScript("setCount(\\(count))")
+                }
+            }
+            """, note: "Run in the main frame (`in: nil`), whichever frame sent it; and a count the page sent as a string is still a string."),
         ])
 
     public init() {}
@@ -132,11 +164,28 @@ public struct JavaScriptInjectionDataflowRule: SourceRule {
                ScriptMessageOriginRule.isOriginChecked(source: source.range, targets: [flow.range] + taint.steps.filter { $0.external == nil }.map(\.range), in: file) {
                 continue
             }
+            // Run in the frame that sent the message (`in: message.frameInfo`): the page gets back what it sent,
+            // in its own frame; no other origin's code runs.
+            if source.kind == .scriptMessage, Self.runsInSenderFrame(flow, in: file) { continue }
             guard reported.insert(flow.range.start.offset).inserted else { continue }
             result.append((flow, taint))
         }
         return result
     }
+
+    /// The frame argument of `evaluateJavaScript(_:in:in:)` (`callAsyncJavaScript(_:arguments:in:in:)`)
+    /// is a script message's own frame (`message.frameInfo`).
+    static func runsInSenderFrame(_ flow: TaintFlow, in file: CodeFile) -> Bool {
+        guard file.containsText(frameMember) else { return false }
+        var inSender = false
+        file.forEachExpression { expression, _ in
+            guard !inSender, expression.range == flow.range, case .call(_, let arguments, _) = expression.kind else { return }
+            inSender = arguments.contains { $0.label == frameLabel && $0.value.nameChain.last == frameMember }
+        }
+        return inSender
+    }
+    static let frameLabel = "in"
+    static let frameMember = "frameInfo"
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code

@@ -6,7 +6,8 @@ import MoatSyntax
 /// `isMainFrame`, `request`), the web view's URL host, or a helper that receives the message itself.
 /// Taking values out of the body (`guard let body = message.body as? [String: Any]`) is not acting;
 /// the first statement that does something with them is, and is where the finding is reported.
-/// Handlers that only receive numbers or Booleans (every read of the body is cast to one) stay quiet, and
+/// Handlers that only receive numbers or Booleans (every read of the body is cast to one, or the body is a
+/// dictionary whose every field is cast to one: a height, a progress for the UI) stay quiet, and
 /// so do handlers reached only through a wrapper handler of the same file that checks the frame or
 /// origin before forwarding the message.
 public struct ScriptMessageOriginRule: SourceRule {
@@ -139,6 +140,29 @@ public struct ScriptMessageOriginRule: SourceRule {
                 }
             }
             """, note: "A wrapper that forwards without checking (a weak proxy) checks nothing."),
+            .nonTriggering("SizeHandler.swift", """
+            import WebKit
+            final class SizeHandler: NSObject, WKScriptMessageHandler {
+                var heightConstraint: NSLayoutConstraint?
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    guard let size = message.body as? [String: Any], let height = size["height"] as? CGFloat,
+                          let visible = size["visible"] as? Bool else { return }
+                    heightConstraint?.constant = height
+                    progressView.isHidden = !visible
+                }
+            }
+            """, note: "Every field taken out of the body is a number or a Boolean that only sizes the UI."),
+            .triggering("SizeHandler.swift", """
+            import WebKit
+            final class SizeHandler: NSObject, WKScriptMessageHandler {
+                var heightConstraint: NSLayoutConstraint?
+                func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+                    guard let size = message.body as? [String: Any], let height = size["height"] as? CGFloat else { return }
+                    ↓router.open(size["link"] as? String ?? "")
+                    heightConstraint?.constant = height
+                }
+            }
+            """, note: "One field is a string the handler acts on."),
             .nonTriggering("PaymentHandler.m", """
             @implementation PaymentHandler
             - (void)userContentController:(WKUserContentController *)userContentController didReceiveScriptMessage:(WKScriptMessage *)message {
@@ -261,6 +285,7 @@ public struct ScriptMessageOriginRule: SourceRule {
     /// `[message.body integerValue]`): scroll offsets, find-in-page counts, progress. Numbers from any
     /// frame cannot make the app do more than the handler does with a number.
     static func receivesOnlyHarmlessData(_ body: Block, message: String) -> Bool {
+        if readsOnlyScalarFields(body, message: message) { return true }
         let uses = BodyUses(message: message, statements: [])
         var reads = 0
         var scalar = 0
@@ -284,6 +309,65 @@ public struct ScriptMessageOriginRule: SourceRule {
             if scalarBodies.contains(ObjectIdentifier(expression.unwrapped)) { scalar += 1 }
         }
         return reads > 0 && reads == scalar
+    }
+
+    static let containerTypes: Set<String> = ["[String: Any]", "[String:Any]", "[String: AnyObject]", "NSDictionary", "[AnyHashable: Any]"]
+
+    /// The body is a dictionary and every field taken out of it is cast to a number or a Boolean
+    /// (`guard let body = message.body as? [String: Any], let height = body["height"] as? CGFloat`): a page
+    /// that reports a height, a progress or a count for the UI gives the app nothing it could act on.
+    static func readsOnlyScalarFields(_ body: Block, message: String) -> Bool {
+        let uses = BodyUses(message: message, statements: [])
+        var containers = Set<String>()
+        var bindings: [(names: [String], value: Expression)] = []
+        func note(_ statements: [Statement]) {
+            for statement in statements {
+                switch statement.kind {
+                case .variable(let names, _, let initializer?, _): bindings.append((names, initializer))
+                case .ifStatement(let conditions, _, _), .guardStatement(let conditions, _):
+                    for case .binding(let names, let value, _) in conditions { bindings.append((names, value)) }
+                default: break
+                }
+                for block in statement.blocks { note(block.statements) }
+            }
+        }
+        note(body.statements)
+        for (names, value) in bindings {
+            if case .cast(let operand, let type, _) = value.unwrapped.kind, uses.isBody(operand),
+               containerTypes.contains(type.filter { $0 != "?" && $0 != "!" }) {
+                containers.formUnion(names)
+            }
+        }
+        guard !containers.isEmpty else { return false }
+        /// `container["key"] as? Int`, `(container["key"] as? NSNumber)?.doubleValue`.
+        func isScalarField(_ expression: Expression) -> Bool {
+            guard case .cast(let operand, let type, _) = expression.unwrapped.kind,
+                  scalarTypes.contains(type.filter { $0 != "?" && $0 != "!" && $0 != " " }),
+                  case .subscriptAccess(let base, let arguments) = operand.unwrapped.kind,
+                  arguments.allSatisfy(\.value.isConstantLiteral),
+                  case .identifier(let name) = base.unwrapped.kind else { return false }
+            return containers.contains(name)
+        }
+        var scalarReads = Set<ObjectIdentifier>()
+        var extractions = Set<ObjectIdentifier>()
+        for (_, value) in bindings {
+            if case .cast(let operand, _, _) = value.unwrapped.kind, uses.isBody(operand) { extractions.insert(ObjectIdentifier(operand.unwrapped)) }
+        }
+        var fields = 0
+        for expression in body.allExpressions where isScalarField(expression) {
+            fields += 1
+            if case .cast(let operand, _, _) = expression.unwrapped.kind, case .subscriptAccess(let base, _) = operand.unwrapped.kind {
+                scalarReads.insert(ObjectIdentifier(base.unwrapped))
+            }
+        }
+        guard fields > 0 else { return false }
+        for expression in body.allExpressions {
+            if uses.isBody(expression), case .call = expression.unwrapped.kind { continue }
+            if uses.isBody(expression), !extractions.contains(ObjectIdentifier(expression.unwrapped)) { return false }
+            if case .identifier(let name) = expression.kind, containers.contains(name),
+               !scalarReads.contains(ObjectIdentifier(expression)) { return false }
+        }
+        return true
     }
 
     /// Types of this file whose script messages reach them only through a wrapper handler of this file that

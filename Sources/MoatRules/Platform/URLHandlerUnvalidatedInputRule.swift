@@ -4,7 +4,9 @@ import MoatSyntax
 /// MASTG "Testing Custom URL Schemes": "Security issues arise when an app processes calls to its URL scheme
 /// without properly validating the URL and its parameters". A URL handler stores a value from the URL,
 /// fetches a URL it names or shows a screen built from it, with no check of the value and no look at the
-/// app that opened the URL. Sensitive actions (calls, payments, deletions) are MOAT-PLAT-303.
+/// app that opened the URL. Sensitive actions (calls, payments, deletions) are MOAT-PLAT-303. A handler
+/// that only opens a screen built from the URL's values (a profile, a post, a pre-filled search) is
+/// reported at low severity: that is what deep links are for.
 public struct URLHandlerUnvalidatedInputRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-PLAT-305", slug: "url-handler-unvalidated-input", title: "URL handler acts on the URL's values without validating them",
@@ -39,7 +41,7 @@ public struct URLHandlerUnvalidatedInputRule: SourceRule {
                     ↓window?.rootViewController?.present(MessageViewController(text: text), animated: true)
                 }
             }
-            """, note: "Only what the user sees: low confidence (text shown as if the app wrote it)."),
+            """, note: "Only what the user sees: low severity and confidence (text shown as if the app wrote it)."),
             .nonTriggering("ServerLink.swift", """
             func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
                 guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
@@ -123,7 +125,10 @@ public struct URLHandlerUnvalidatedInputRule: SourceRule {
                 let uiOnly = flow.kind == .urlNavigation
                 let what = uiOnly ? "shows a screen built from" : (flow.api.hasPrefix("URLSession") ? "fetches" : "stores")
                 let message = "A URL handler \(what) a value from \(source.description) (\(flow.calledName)) without validating it or checking which app opened the URL: whoever writes the link decides what the app \(uiOnly ? "shows" : (what == "fetches" ? "requests" : "stores"))."
-                DataflowReporting.report(message, flow: flow, taint: taint, in: file, confidence: uiOnly ? .low : Self.description.confidence, &sink)
+                // Opening a screen (a profile, a post, a pre-filled search) is what deep links are for: only what
+                // the user sees, at most low. Storing a value or fetching a URL the link names is the weakness.
+                DataflowReporting.report(message, flow: flow, taint: taint, in: file, severity: uiOnly ? .low : nil,
+                                         confidence: uiOnly ? .low : Self.description.confidence, &sink)
                 break
             }
         }

@@ -1,8 +1,10 @@
 import MoatCore
 import MoatSyntax
 
-/// Checks that make a URL trustworthy for loading or opening.
-private let urlValidations: Set<TaintCheck> = [.allowlisted, .validated, .hostChecked]
+/// Checks that make a URL trustworthy for loading or opening: an allowlist, a validation, its host, or its
+/// scheme found equal to a fixed one (`url.scheme == "https"`: a web page, not a local file, a
+/// `javascript:` URL or another app's scheme).
+private let urlValidations: Set<TaintCheck> = [.allowlisted, .validated, .hostChecked, .schemeChecked]
 
 /// Universal links only reach the app for its own associated domains: the URL itself is not untrusted,
 /// only the parts the sender chose (query, fragment) are. A URL built on a fixed `https://host/` prefix
@@ -129,6 +131,50 @@ public struct WebViewUntrustedURLRule: SourceRule {
                 webView.load(URLRequest(url: url))
             }
             """, note: "A link the app's server sends is navigation the app asked for: URL loads report input from entry points only."),
+            RuleExample(files: [
+                ExampleFile(name: "LinkHandler.swift", content: """
+                final class LinkHandler {
+                    let webView = WKWebView()
+                    func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                        guard let target = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value,
+                              let page = URL(string: target) else { return false }
+                        WebLoader.shared.show(page, in: webView)
+                        return true
+                    }
+                }
+                """),
+                ExampleFile(name: "WebLoader.swift", content: """
+                final class WebLoader {
+                    static let shared = WebLoader()
+                    func show(_ page: URL, in webView: WKWebView) {
+                        guard let scheme = page.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return }
+                        webView.load(URLRequest(url: page))
+                    }
+                }
+                """),
+            ], triggers: false, note: "Across files: the loader of another file loads only web pages (`http`/`https`), never a local file or a `javascript:` URL."),
+            RuleExample(files: [
+                ExampleFile(name: "LinkHandler.swift", content: """
+                final class LinkHandler {
+                    let webView = WKWebView()
+                    func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                        guard let target = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value,
+                              let page = URL(string: target) else { return false }
+                        WebLoader.shared.show(page, from: url, in: webView)
+                        return true
+                    }
+                }
+                """),
+                ExampleFile(name: "WebLoader.swift", content: """
+                final class WebLoader {
+                    static let shared = WebLoader()
+                    func show(_ page: URL, from link: URL, in webView: WKWebView) {
+                        guard link.scheme == "myapp" else { return }
+                        ↓webView.load(URLRequest(url: page))
+                    }
+                }
+                """),
+            ], triggers: true, note: "The check is on the wrong value: the link's own scheme, not the page loaded."),
         ])
 
     public init() {}
@@ -265,6 +311,15 @@ public struct UntrustedURLOpenRule: SourceRule {
                 [[UIApplication sharedApplication] openURL:url options:@{} completionHandler:nil];
             }
             """),
+            .nonTriggering("Redirect.swift", """
+            func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+                guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                      let next = components.queryItems?.first(where: { $0.name == "next" })?.value,
+                      let nextURL = URL(string: next), ["http", "https"].contains(nextURL.scheme?.lowercased() ?? "") else { return false }
+                app.open(nextURL)
+                return true
+            }
+            """, note: "Only web links (the scheme is checked): Safari opens them, no other app's scheme is launched."),
         ])
 
     public init() {}

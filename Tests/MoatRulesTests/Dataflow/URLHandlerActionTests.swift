@@ -162,7 +162,7 @@ struct URLHandlerActionTests {
         #expect(findings.first?.severity == .high)
     }
 
-    @Test func plat305ReportsStoresAndFetchesAtMediumAndScreensAtLowConfidence() throws {
+    @Test func plat305ReportsStoresAndFetchesAtMediumAndScreensAtLow() throws {
         let findings = Support.findings(URLHandlerUnvalidatedInputRule.self, """
         func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
             guard let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems,
@@ -177,7 +177,36 @@ struct URLHandlerActionTests {
         let sorted = findings.sorted { $0.location.line < $1.location.line }
         #expect(sorted.map(\.location.line) == [4, 5, 6])
         #expect(sorted.map(\.confidence) == [.medium, .medium, .low])
+        #expect(sorted.map(\.severity) == [.medium, .medium, .low], "opening a screen is what deep links are for")
         #expect(sorted.map { $0.message.components(separatedBy: " a value from").first ?? "" }
                 == ["A URL handler stores", "A URL handler fetches", "A URL handler shows a screen built from"])
+    }
+
+    @Test func deepLinksThatOnlyNavigateAreLowAndOnesThatStoreStayMedium() {
+        let findings = Support.findings(URLHandlerUnvalidatedInputRule.self, """
+        final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+            var tabs: UITabBarController?
+            var nav: UINavigationController?
+            var searchBar: UISearchBar?
+            func scene(_ scene: UIScene, openURLContexts URLContexts: Set<UIOpenURLContext>) {
+                guard let url = URLContexts.first?.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return }
+                let items = components.queryItems ?? []
+                switch url.host {
+                case "profile":
+                    if let id = items.first(where: { $0.name == "id" })?.value { nav?.pushViewController(ProfileViewController(userID: id), animated: true) }
+                case "tab":
+                    if let index = items.first(where: { $0.name == "i" })?.value.flatMap(Int.init) { tabs?.selectedIndex = index }
+                case "search":
+                    searchBar?.text = items.first(where: { $0.name == "q" })?.value
+                case "referrer":
+                    UserDefaults.standard.set(items.first?.value, forKey: "referrer")
+                default: break
+                }
+            }
+        }
+        """)
+        let sorted = findings.sorted { $0.location.line < $1.location.line }
+        #expect(sorted.map(\.location.line) == [10, 16])
+        #expect(sorted.map(\.severity) == [.low, .medium])
     }
 }

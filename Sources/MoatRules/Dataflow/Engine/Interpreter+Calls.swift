@@ -457,7 +457,7 @@ extension FunctionInterpreter {
 
     func matches(_ candidate: SinkMatch, callee: Expression, arguments: [Argument], receiver: Expression?, _ state: InterpreterState) -> Bool {
         let type = receiver?.rootName.flatMap { state.types[$0] }
-        return TaintSinks.matches(candidate, language: file.language, arguments: arguments, receiver: receiver, receiverType: type)
+        return TaintSinks.matches(candidate, language: file.language, callee: callee, arguments: arguments, receiver: receiver, receiverType: type)
     }
 
 }

@@ -80,9 +80,12 @@ extension FunctionInterpreter {
             var result = eval(then, &thenState)
             result.merge(eval(otherwise, &state))
             return result
-        case .cast(let operand, _, let op):
+        case .cast(let operand, let type, let op):
             let taints = eval(operand, &state)
-            return op == "is" ? [] : taints
+            if op == "is" { return [] }
+            // `body["count"] as? Int`: a value cast to a number, a Boolean or a date is no string an attacker can
+            // shape, like one converted with `Int(_:)`.
+            return Transfers.isInertType(type) ? taints.map { $0.adding(.numeric) } : taints
         case .tuple(let elements):
             var result: [Taint] = []
             for element in elements { result.merge(eval(element.value, &state)) }

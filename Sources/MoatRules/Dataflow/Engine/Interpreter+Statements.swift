@@ -263,6 +263,7 @@ extension FunctionInterpreter {
         } else {
             state.hostAliases[name] = nil
         }
+        state.schemeAliases[name] = ConditionFacts.schemeSubject(value)
     }
 
     mutating func bind(_ name: String, _ taints: [Taint], at range: SourceRange, message: String, _ state: inout InterpreterState) {
@@ -380,6 +381,9 @@ extension FunctionInterpreter {
         var facts = facts
         for fact in facts where [.allowlisted, .validated, .hostChecked].contains(fact.check) {
             if let url = state.hostAliases[fact.path] { facts.append(ConditionFact(path: url, check: .hostChecked, kinds: fact.kinds)) }
+            if fact.check == .allowlisted, let url = state.schemeAliases[fact.path] {
+                facts.append(ConditionFact(path: url, check: .schemeChecked, kinds: fact.kinds))
+            }
         }
         for fact in facts {
             // Equal to another value: a check only when that value is the app's own (carries no taint).

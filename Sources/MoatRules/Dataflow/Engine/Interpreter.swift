@@ -20,6 +20,9 @@ struct InterpreterState {
     var dynamicBuffers: Set<String> = []
     /// Locals that hold the host of a URL (`let host = url.host`): a check on them is a check of the URL.
     var hostAliases: [String: String] = [:]
+    /// Locals that hold the scheme of a URL (`let scheme = url.scheme?.lowercased()`): finding one equal to a
+    /// fixed scheme checks the URL's scheme.
+    var schemeAliases: [String: String] = [:]
     /// Locals bound to what a sign-in call returned (`let confirmation = try await remote.requestLoginConfirmation(…)`),
     /// with the call's name: the tokens in it are the credential the login issued (`SensitiveSources.loginCallName`).
     var loginResults: [String: String] = [:]
@@ -40,6 +43,7 @@ struct InterpreterState {
         result.fixedBuffers.formUnion(rhs.fixedBuffers)
         result.dynamicBuffers.formUnion(rhs.dynamicBuffers)
         result.hostAliases.merge(rhs.hostAliases) { first, _ in first }
+        result.schemeAliases.merge(rhs.schemeAliases) { first, _ in first }
         result.loginResults.merge(rhs.loginResults) { first, _ in first }
         result.confirmed = lhs.confirmed && rhs.confirmed
         result.routing.merge(rhs.routing)

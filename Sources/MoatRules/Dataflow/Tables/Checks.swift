@@ -119,6 +119,10 @@ enum Checks {
     static let emptinessMember = "isEmpty"
     /// Members that give a URL's host: comparing or looking them up checks the URL's host.
     static let hostMembers: Set<String> = ["host", "hostname"]
+    /// Members that give a URL's scheme: finding one equal to a fixed scheme checks the URL's scheme.
+    static let schemeMembers: Set<String> = ["scheme"]
+    /// Case conversions a scheme is compared through (`url.scheme?.lowercased() == "https"`).
+    static let caseFolders: Set<String> = ["lowercased", "uppercased", "lowercaseString", "uppercaseString"]
     /// Fixed URL prefixes compared with `hasPrefix` check the host when they start with this and are
     /// longer than `fixedURLPrefixMinimumLength`.
     static let fixedURLPrefix = "http"

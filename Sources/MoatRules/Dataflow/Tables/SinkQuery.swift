@@ -30,7 +30,7 @@ public enum SinkTable {
         if case .member(let base, _) = callee.unwrapped.kind { receiver = base }
         var result: [SinkSite] = []
         for candidate in candidates where kinds.contains(candidate.sink.kind)
-            && TaintSinks.matches(candidate, language: file.language, arguments: arguments, receiver: receiver, receiverType: nil) {
+            && TaintSinks.matches(candidate, language: file.language, callee: callee, arguments: arguments, receiver: receiver, receiverType: nil) {
             var roles: [SinkRole: Expression] = [:]
             for (role, selector) in candidate.roles where roles[role] == nil {
                 if let expression = TaintSinks.argument(selector, arguments: arguments, receiver: receiver) { roles[role] = expression }
@@ -46,12 +46,14 @@ public enum SinkTable {
 
 extension TaintSinks {
     /// Whether a call of one of `candidate`'s spellings is that sink: the language, the required labels,
-    /// and the receiver (its chain of names, or `receiverType` when the caller knows it).
-    static func matches(_ candidate: SinkMatch, language: SourceLanguage, arguments: [Argument], receiver: Expression?,
+    /// and the receiver (its chain of names, or `receiverType` when the caller knows it). A C function is
+    /// called bare: `.open(url)` is an enum case or a static member of the type the context expects
+    /// (`route(.open(url))`), not `open(2)`.
+    static func matches(_ candidate: SinkMatch, language: SourceLanguage, callee: Expression, arguments: [Argument], receiver: Expression?,
                         receiverType: String?) -> Bool {
         let sink = candidate.sink
         if sink.cFamilyOnly && !language.isCFamily { return false }
-        if sink.freeFunction && (receiver != nil || arguments.contains { $0.label != nil }) { return false }
+        if sink.freeFunction && (receiver != nil || arguments.contains { $0.label != nil } || callee.isImplicitMember) { return false }
         if let required = candidate.requiredLabels, !arguments.contains(where: { required.contains($0.label ?? "") }) { return false }
         if let names = sink.argumentNames, !arguments.contains(where: { names.contains($0.value.unwrapped.name ?? "") }) { return false }
         if !sink.receivers.isEmpty {
@@ -71,5 +73,13 @@ extension TaintSinks {
         case .label(let labels): return arguments.first { labels.contains($0.label ?? "") }?.value
         case .all: return nil
         }
+    }
+}
+
+extension Expression {
+    /// `.open(url)`, `.shared`: a member of the type the context expects, written without the type.
+    var isImplicitMember: Bool {
+        if case .member(nil, _) = unwrapped.kind { return true }
+        return false
     }
 }
