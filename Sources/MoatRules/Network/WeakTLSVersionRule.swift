@@ -159,7 +159,7 @@ public struct WeakTLSVersionRule: SourceRule {
                 var input: InputStream?
                 var output: OutputStream?
                 Stream.getStreamsToHost(withName: host, port: 443, inputStream: &input, outputStream: &output)
-                input?.setProperty(StreamSocketSecurityLevel.↓tlSv1, forKey: .socketSecurityLevelKey)
+                input?.setProperty(↓StreamSocketSecurityLevel.tlSv1, forKey: .socketSecurityLevelKey)
                 let ssl: [String: Any] = [kCFStreamSSLLevel as String: ↓kCFStreamSocketSecurityLevelSSLv3]
                 output?.setProperty(ssl, forKey: Stream.PropertyKey(kCFStreamPropertySSLSettings as String))
             }
@@ -245,7 +245,7 @@ public struct WeakTLSVersionRule: SourceRule {
             guard let keyName = DictionaryEntries.keyName(key), Self.levelKeys.contains(keyName),
                   reported.insert(value.range.start.offset).inserted,
                   let (weak, related) = Self.weakValue(Self.unboxed(value), context, unit, api: nil, at: nil) else { return }
-            sink.report("`\(keyName)` is set to `\(weak)`, below TLS 1.2: a network attacker can downgrade the connection. Use TLS 1.2 or later (`kCFStreamSocketSecurityLevelNegotiatedSSL` with a TLS 1.2 minimum).",
+            sink.report("`\(keyName)` is set to `\(weak)`, below TLS 1.2: a network attacker can downgrade the connection. Use TLS 1.2 or later.",
                         in: file, at: value.range, related: related)
         }
         file.forEachExpression { expression, context in

@@ -23,8 +23,8 @@ public struct ExtensionActivationAnythingRule: PropertyListRule {
                 <dict>
                     <key>NSExtensionAttributes</key>
                     <dict>
-                        <key>NSExtensionActivationRule</key>
-                        ↓<string>TRUEPREDICATE</string>
+                        ↓<key>NSExtensionActivationRule</key>
+                        <string>TRUEPREDICATE</string>
                     </dict>
                     <key>NSExtensionPointIdentifier</key>
                     <string>com.apple.share-services</string>
