@@ -77,6 +77,9 @@ struct SurfaceExampleTests {
         ])
         #expect(Self.entries(surface, "javaScriptBridges").map(Self.summary) == [
             "log @ LeakyBank/Legacy/LBOffersBridge.m:12:5",
+            "getSessionToken @ LeakyBank/Recall/OffersBridge.swift:12:9",
+            "isSignedIn @ LeakyBank/Recall/OffersBridge.swift:14:9",
+            "pushToken @ LeakyBank/Recall/OffersBridge.swift:16:9",
             "offers @ LeakyBank/Web/OffersViewController.swift:17:9",
             "RatesBridgeExports @ LeakyBank/Web/OffersViewController.swift:70:16",
         ])

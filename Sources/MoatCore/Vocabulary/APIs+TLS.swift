@@ -18,11 +18,25 @@ extension APIs {
     /// Secure Transport's bounds on an `SSLContext` `(context, version)`.
     public static let secureTransportVersionBounds = API("SSLSetProtocolVersionMin", cFunctions: ["SSLSetProtocolVersionMin", "SSLSetProtocolVersionMax"])
 
+    /// Stream and socket settings that name the protocol level: a stream's socket security level
+    /// (`Stream.PropertyKey.socketSecurityLevelKey`, `NSStreamSocketSecurityLevelKey`,
+    /// `kCFStreamPropertySocketSecurityLevel`), the level key of an SSL settings dictionary
+    /// (`kCFStreamSSLLevel`), and CocoaAsyncSocket's TLS bounds in `startTLS(_:)` settings.
+    public static let streamTLSLevelKeys: Set<String> = [
+        "socketSecurityLevelKey", "NSStreamSocketSecurityLevelKey", "kCFStreamPropertySocketSecurityLevel", "kCFStreamSSLLevel",
+        "GCDAsyncSocketSSLProtocolVersionMin", "GCDAsyncSocketSSLProtocolVersionMax",
+    ]
+    /// Setting a stream property `(value, key)` / `(stream, key, value)`.
+    public static let streamSetProperty = API(
+        "Stream.setProperty(_:forKey:)", classes: ["Stream", "InputStream", "OutputStream", "NSStream"],
+        swift: ["setProperty(_:forKey:)"], selectors: ["setProperty:forKey:"],
+        cFunctions: ["CFReadStreamSetProperty", "CFWriteStreamSetProperty"])
+
     /// The property names of every bound set on an object.
     public static let tlsVersionProperties: Set<String> = Set(sessionTLSVersionBounds.swift + sessionTLSVersionBounds.selectors)
     /// The C functions that set a bound.
     public static let tlsVersionFunctions: Set<String> = [secProtocolTLSVersionBounds, secureTransportVersionBounds].cFunctions
 
     /// The APIs of this file, for `APIs.all`.
-    static let tls: [API] = [sessionTLSVersionBounds, secProtocolTLSVersionBounds, secureTransportVersionBounds]
+    static let tls: [API] = [sessionTLSVersionBounds, secProtocolTLSVersionBounds, secureTransportVersionBounds, streamSetProperty]
 }

@@ -80,21 +80,54 @@ public struct HardcodedSecretRule: SourceRule {
                 let pinPassword = "12345678"
             }
             """, note: "Key names and identifiers (words, reverse-DNS names), publishable client keys (MOAT-CRYP-201 reports them at low), mock and preview values: a secret needs a plausible value."),
+            .triggering("Obfuscation.swift", """
+            enum Obfuscator {
+                static func xorCipher(_ data: Data, key: String) -> Data {
+                    let keyBytes = Array(key.utf8)
+                    return Data(data.enumerated().map { $0.element ^ keyBytes[$0.offset % keyBytes.count] })
+                }
+            }
+            let stored = Obfuscator.xorCipher(Data(card.utf8), key: ↓"Lb!7xQ2#rT9v")
+            """, note: "A literal key given to a cipher of the app's own (a function named encrypt, cipher, xor, obfuscate… with a key argument)."),
+            .triggering("LBScrambler.m", """
+            - (NSString *)storedPin:(NSString *)pin {
+                return [self encryptString:pin withKey:↓@"kq8Zr2mW5tYh"];
+            }
+            """),
+            .nonTriggering("Obfuscation.swift", """
+            let sealed = Obfuscator.xorCipher(Data(card.utf8), key: keychain.deviceKey())
+            let sorted = Sorter.sort(items, key: "createdAt")
+            let decoded = Cipher.decrypt(blob, key: "")
+            """, note: "A key read at run time, a sort key (no cipher), an empty key."),
         ] + HardcodedSecretRule.resourceExamples)
 
     public init() {}
+
+    /// Words that make a function a cipher (its name split by `SecretNaming.words`): a key argument of one
+    /// is an encryption key, whatever its label says.
+    static let cipherWords: Set<String> = ["encrypt", "decrypt", "encipher", "decipher", "cipher", "crypt", "xor",
+                                           "obfuscate", "deobfuscate", "scramble", "unscramble"]
+    /// Labels of a cipher's key argument (lowercased).
+    static let cipherKeyLabels: Set<String> = ["key", "withkey", "usingkey", "keystring", "bykey"]
+    /// The name a cipher's key is judged under (`SecretNaming.kind(ofName:)`).
+    static let cipherKeyName = "encryptionKey"
+
+    static func isHomeMadeCipher(_ name: String) -> Bool {
+        let head = name.split(separator: ":").first.map(String.init) ?? name
+        return SecretNaming.words(head).contains { word in cipherWords.contains(word) || word.hasPrefix("encrypt") || word.hasPrefix("decrypt") }
+    }
 
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
         let handledElsewhere = HardcodedCryptoKeyRule.literals(in: unit)
         var reported = Set<ObjectIdentifier>()
-        func consider(_ literal: Expression, named name: String, how: String) {
+        func consider(_ literal: Expression, named name: String, how: String, shown: String? = nil) {
             let bare = literal.strippedOfCasts
             guard let value = bare.stringValue, !handledElsewhere.contains(ObjectIdentifier(bare)),
                   let kind = SecretNaming.kind(ofName: name), SecretNaming.looksLikeSecretValue(value),
                   KnownCredential.match(value) == nil, !value.hasPrefix("pk_"),
                   reported.insert(ObjectIdentifier(bare)).inserted else { return }
-            sink.report("A hard-coded \(kind.rawValue) is \(how) `\(name)`: it ships in every copy of the app and can be read from the binary. Fetch it from your server or the Keychain instead.",
+            sink.report("A hard-coded \(kind.rawValue) is \(how) `\(shown ?? name)`: it ships in every copy of the app and can be read from the binary. Fetch it from your server or the Keychain instead.",
                         in: file, at: bare.range,
                         evidence: Redaction.redact(file.line(bare.range.start.line).trimmed(of: " \t"), masking: [value]))
         }
@@ -113,9 +146,15 @@ public struct HardcodedSecretRule: SourceRule {
                 }
             case .expression(let expression):
                 switch expression.kind {
-                case .call(_, let arguments, _):
+                case .call(let callee, let arguments, _):
+                    // The key of a cipher of the app's own (`xorCipher(data, key: "…")`, `[s encrypt:d withKey:@"…"]`).
+                    let cipher = callee.name.flatMap { Self.isHomeMadeCipher($0) ? $0 : nil }
                     for argument in arguments {
-                        if let label = argument.label { consider(argument.value, named: label, how: "passed as") }
+                        guard let label = argument.label else { continue }
+                        if let cipher, Self.cipherKeyLabels.contains(label.lowercased()) {
+                            consider(argument.value, named: Self.cipherKeyName, how: "passed as", shown: "\(label)` of `\(cipher)")
+                        }
+                        consider(argument.value, named: label, how: "passed as")
                     }
                 case .dictionaryLiteral(let pairs):
                     for pair in pairs {

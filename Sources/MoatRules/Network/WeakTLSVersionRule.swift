@@ -6,6 +6,8 @@ import MoatSyntax
 /// `sec_protocol_options_set_min_tls_protocol_version`, and the maximum counterparts; the version written
 /// there or kept in a constant (a local, a global, a `static let`, a function's return, a parameter, a
 /// constant of another file: `ConstantResolver`), reported at the assignment with the way to the constant.
+/// Stream and socket levels set by key (`NSStreamSocketSecurityLevelKey`, `kCFStreamSSLLevel`,
+/// `GCDAsyncSocketSSLProtocolVersionMin`) are judged the same way, at the value.
 public struct WeakTLSVersionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-208", slug: "tls-version-below-1-2",
@@ -135,6 +137,54 @@ public struct WeakTLSVersionRule: SourceRule {
                 return [NSURLSession sessionWithConfiguration:configuration];
             }
             """, note: "A version in a `#define`."),
+            RuleExample(files: [
+                ExampleFile(name: "SessionFactory.swift", content: """
+                struct SessionFactory {
+                    func make(timeout: TimeInterval = 30, minimum: tls_protocol_version_t = .TLSv11) -> URLSession {
+                        let configuration = URLSessionConfiguration.default
+                        configuration.timeoutIntervalForRequest = timeout
+                        ↓configuration.tlsMinimumSupportedProtocolVersion = minimum
+                        return URLSession(configuration: configuration)
+                    }
+                }
+                """),
+                ExampleFile(name: "Client.swift", content: """
+                final class Client {
+                    let session = SessionFactory().make(timeout: 10)
+                }
+                """),
+            ], triggers: true, note: "A weak version as a parameter's default value: what every call that leaves the argument out gets, reported where it is set."),
+            .triggering("Streams.swift", """
+            func openStreams(host: String) {
+                var input: InputStream?
+                var output: OutputStream?
+                Stream.getStreamsToHost(withName: host, port: 443, inputStream: &input, outputStream: &output)
+                input?.setProperty(↓StreamSocketSecurityLevel.tlSv1, forKey: .socketSecurityLevelKey)
+                let ssl: [String: Any] = [kCFStreamSSLLevel as String: ↓kCFStreamSocketSecurityLevelSSLv3]
+                output?.setProperty(ssl, forKey: Stream.PropertyKey(kCFStreamPropertySSLSettings as String))
+            }
+            """, note: "A stream's socket security level and an SSL settings dictionary's level naming TLS 1.0 or SSL 3."),
+            .triggering("Socket.m", """
+            - (void)socket:(GCDAsyncSocket *)socket didConnectToHost:(NSString *)host port:(uint16_t)port {
+                [socket startTLS:@{ GCDAsyncSocketSSLProtocolVersionMin: ↓@(kTLSProtocol1),
+                                    GCDAsyncSocketManuallyEvaluateTrust: @NO }];
+                CFReadStreamSetProperty(self.readStream, kCFStreamPropertySocketSecurityLevel, ↓kCFStreamSocketSecurityLevelTLSv1);
+            }
+            """),
+            .nonTriggering("Streams.swift", """
+            func secure(_ input: InputStream, _ socket: GCDAsyncSocket) {
+                input.setProperty(StreamSocketSecurityLevel.negotiatedSSL, forKey: .socketSecurityLevelKey)
+                socket.startTLS([GCDAsyncSocketSSLProtocolVersionMin: NSNumber(value: SSLProtocol.tlsProtocol12.rawValue)])
+            }
+            struct SessionFactory {
+                func make(minimum: tls_protocol_version_t = .TLSv12) -> URLSession {
+                    let configuration = URLSessionConfiguration.default
+                    configuration.tlsMinimumSupportedProtocolVersion = minimum
+                    return URLSession(configuration: configuration)
+                }
+            }
+            let session = SessionFactory().make()
+            """, note: "The negotiated level, a TLS 1.2 minimum for the socket, TLS 1.2 as the default."),
             .nonTriggering("Session.swift", """
             func makeSession() -> URLSession {
                 let configuration = URLSessionConfiguration.default
@@ -159,7 +209,9 @@ public struct WeakTLSVersionRule: SourceRule {
         let file = unit.code
         let linked = unit.context?.constantSinks.contains { $0.role == ParameterSink.tlsRole } == true
             ? unit.constants.linkedCalls().filter { $0.sink.role == ParameterSink.tlsRole } : []
-        guard unit.names.mayWriteProperty(Self.properties) || unit.names.containsAny(Self.functions) || !linked.isEmpty else { return }
+        let namesLevel = unit.names.containsAny(Self.levelKeys)
+        guard unit.names.mayWriteProperty(Self.properties) || unit.names.containsAny(Self.functions) || !linked.isEmpty || namesLevel else { return }
+        if namesLevel { checkStreamLevels(unit, &sink) }
         for write in file.propertyWrites(named: Self.properties) {
             guard let (weak, related) = Self.weakValue(write.value, write.context, unit, api: write.property, at: write.range) else { continue }
             sink.report("`\(write.property)` is set to `\(weak)`, below TLS 1.2: a network attacker can downgrade the connection. Use TLS 1.2 or later.",
@@ -177,6 +229,58 @@ public struct WeakTLSVersionRule: SourceRule {
             guard let (weak, related) = Self.weakValue(call.argument, call.context, unit, api: nil, at: nil) else { continue }
             sink.report("`\(weak)` is passed to \(call.sink.functionDescription), which sets `\(call.sink.api)` with it, below TLS 1.2: a network attacker can downgrade the connection. Use TLS 1.2 or later.",
                         in: file, at: call.call.range, related: call.sink.related + related)
+        }
+    }
+
+    static let levelKeys = APIs.streamTLSLevelKeys
+
+    /// Protocol levels set by key: a stream's socket security level (`setProperty(_:forKey:)`,
+    /// `CFReadStreamSetProperty`), an SSL settings dictionary's `kCFStreamSSLLevel`, CocoaAsyncSocket's
+    /// `GCDAsyncSocketSSLProtocolVersionMin` (a boxed `SSLProtocol`): in a dictionary literal, a subscript
+    /// write or a property set, reported at the value.
+    func checkStreamLevels(_ unit: SourceUnit, _ sink: inout FindingSink) {
+        let file = unit.code
+        var reported = Set<Int>()
+        func judge(key: Expression, value: Expression, _ context: WalkContext) {
+            guard let keyName = DictionaryEntries.keyName(key), Self.levelKeys.contains(keyName),
+                  reported.insert(value.range.start.offset).inserted,
+                  let (weak, related) = Self.weakValue(Self.unboxed(value), context, unit, api: nil, at: nil) else { return }
+            sink.report("`\(keyName)` is set to `\(weak)`, below TLS 1.2: a network attacker can downgrade the connection. Use TLS 1.2 or later.",
+                        in: file, at: value.range, related: related)
+        }
+        file.forEachExpression { expression, context in
+            switch expression.kind {
+            case .dictionaryLiteral(let pairs):
+                for pair in pairs { judge(key: pair.key, value: pair.value, context) }
+            case .call(let callee, let arguments, _):
+                guard let name = callee.name, APIs.streamSetProperty ~= name else { return }
+                // `setProperty(value, forKey: key)`; `CFReadStreamSetProperty(stream, key, value)`.
+                let isFunction = APIs.streamSetProperty.cFunctions.contains(name)
+                guard arguments.count == (isFunction ? 3 : 2) else { return }
+                let (key, value) = isFunction ? (arguments[1].value, arguments[2].value) : (arguments[1].value, arguments[0].value)
+                judge(key: key, value: value, context)
+            default:
+                return
+            }
+        }
+        file.forEachStatement { statement, context in
+            // `settings[kCFStreamSSLLevel] = kCFStreamSocketSecurityLevelTLSv1`
+            guard case .assignment(let target, "=", let value) = statement.kind,
+                  case .subscriptAccess(_, let index) = target.unwrapped.kind, index.count == 1 else { return }
+            judge(key: index[0].value, value: value, context)
+        }
+    }
+
+    /// A version boxed as a number (`NSNumber(value: SSLProtocol.tlsProtocol1.rawValue)`,
+    /// `@(kTLSProtocol1)`, `Int(kTLSProtocol1.rawValue)`): the version.
+    static func unboxed(_ value: Expression) -> Expression {
+        let bare = value.strippedOfCasts
+        switch bare.kind {
+        case .member(let base?, "rawValue"): return unboxed(base)
+        case .call(let callee, let arguments, false) where arguments.count == 1:
+            guard let name = callee.name, name.first?.isUppercase == true || name == "init" else { return bare }
+            return unboxed(arguments[0].value)
+        default: return bare
         }
     }
 

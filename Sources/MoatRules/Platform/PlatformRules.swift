@@ -5,13 +5,13 @@ public enum PlatformRules {
                                               WebViewHTMLFileBaseURLRule.self, WebViewJavaScriptWindowsRule.self,
                                               WebViewJavaScriptLocalContentRule.self, WebViewInspectableRule.self,
                                               WebViewPhoneNumberDetectionRule.self, WebViewCleartextLoadRule.self,
-                                              JavaScriptBridgeInventoryRule.self, ScriptMessageOriginRule.self,
+                                              JavaScriptBridgeInventoryRule.self, JSContextSecretRule.self, ScriptMessageOriginRule.self,
                                               JavaScriptInjectionRule.self,
                                               JavaScriptInjectionDataflowRule.self, WebViewUntrustedURLRule.self,
                                               URLSchemeSensitiveActionRule.self, UntrustedURLOpenRule.self, URLHandlerUnvalidatedInputRule.self,
                                               EntitlementsInventoryRule.self, DebuggableReleaseRule.self, DevelopmentPushEnvironmentRule.self,
                                               UniversalLinksWithoutHandlerRule.self, UniversalLinkHandlerWithoutDomainsRule.self,
                                               URLSchemeInventoryRule.self, URLSchemeWithoutHandlerRule.self, DeprecatedURLHandlerRule.self,
-                                              GenericURLSchemeRule.self, InterfaceBuilderUIWebViewRule.self,
+                                              GenericURLSchemeRule.self, ExtensionActivationAnythingRule.self, InterfaceBuilderUIWebViewRule.self,
                                               InterfaceBuilderWKWebViewInventoryRule.self, InsecureSecretTextFieldRule.self]
 }

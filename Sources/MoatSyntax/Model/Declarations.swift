@@ -40,11 +40,15 @@ public struct Parameter: Sendable {
     /// The name used inside the body.
     public var name: String
     public var type: String?
+    /// The default value (Swift `minimum: tls_protocol_version_t = .TLSv10`): what a call that omits the
+    /// argument passes.
+    public var defaultValue: Expression?
 
-    public init(label: String?, name: String, type: String?) {
+    public init(label: String?, name: String, type: String?, defaultValue: Expression? = nil) {
         self.label = label
         self.name = name
         self.type = type
+        self.defaultValue = defaultValue
     }
 }
 

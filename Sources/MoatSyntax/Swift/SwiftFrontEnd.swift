@@ -374,7 +374,8 @@ struct SwiftLowering {
             let first = parameter.firstName.text
             let label: String? = first == "_" ? nil : first
             let inner = parameter.secondName?.text ?? first
-            parameters.append(Parameter(label: label, name: inner, type: text(parameter.type)))
+            parameters.append(Parameter(label: label, name: inner, type: text(parameter.type),
+                                        defaultValue: parameter.defaultValue.map { lowerExpression($0.value) }))
         }
         let fullName = name + "(" + parameters.map { ($0.label ?? "_") + ":" }.joined() + ")"
         let modifierNames = modifiers.map { $0.name.text }

@@ -617,7 +617,10 @@ moatHookMethod({ label: "LBLegacyURLHandler -application:handleOpenURL:", classN
 
 // ==== JavaScript bridges (script message handlers, JSExport, JSContext) ====
 
+// from surface: JavaScript bridges getSessionToken at LeakyBank/Recall/OffersBridge.swift:12
+// from surface: JavaScript bridges isSignedIn at LeakyBank/Recall/OffersBridge.swift:14
 // from surface: JavaScript bridges log at LeakyBank/Legacy/LBOffersBridge.m:12
+// from surface: JavaScript bridges pushToken at LeakyBank/Recall/OffersBridge.swift:16
 moatHookMethod({ label: "JSContext -setObject:forKeyedSubscript:", className: "JSContext", swift: false, selector: "setObject:forKeyedSubscript:", classMethod: false });
 
 // from code: userContentController(_:didReceive:) at LeakyBank/Web/OffersViewController.swift:50
@@ -811,7 +814,7 @@ moatHookMethod({ label: "PinnedSessionDelegate -URLSession:didReceiveChallenge:c
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/APIClient.swift:22
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:34
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:43
-// ... and 9 more (see plan.md)
+// ... and 12 more (see plan.md)
 moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder: "trustResult" });
 
 // from finding: MOAT-NET-201 (critical) Server certificate accepted without evaluating the trust at LeakyBank/Network/PinnedSessionDelegate.swift:36
@@ -824,7 +827,7 @@ moatHookFunction({ label: "SecTrustEvaluate", name: "SecTrustEvaluate", decoder:
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/APIClient.swift:22
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:34
 // from finding: MOAT-NET-206 (info) Certificate pinning and custom trust handling at LeakyBank/Network/PinnedSessionDelegate.swift:43
-// ... and 9 more (see plan.md)
+// ... and 12 more (see plan.md)
 moatHookFunction({ label: "SecTrustEvaluateWithError", name: "SecTrustEvaluateWithError", decoder: "trustWithError" });
 
 // from code: urlSession(_:didReceive:completionHandler:) at LeakyBank/Network/PinnedSessionDelegate.swift:34

@@ -25,6 +25,30 @@ struct ConstantResolverTests {
                 origins.map { origin in origin.steps.map { $0.location.line } }, unit)
     }
 
+    /// A parameter's default value is what a call that leaves the argument out passes; calls are matched
+    /// to the parameters by label, defaulted ones may be left out.
+    @Test func followsParameterDefaultsAndCallsThatOmitThem() {
+        let result = Self.origins("""
+        struct Factory {
+            func make(timeout: Double = 30, minimum: tls_protocol_version_t = .TLSv11, log: Bool = false) {
+                use(minimum)
+            }
+        }
+        let a = Factory().make(timeout: 10)
+        let b = Factory().make(minimum: .TLSv10, log: true)
+        let c = Factory().make(log: true, minimum: .TLSv13)
+        """, call: "use")
+        // The parameter, its default (line 2), the call that passes one (line 7); the call with its labels
+        // out of order fits no parameter list and is not followed.
+        #expect(result.texts == ["parameter 1 of make(timeout:minimum:log:)", ".TLSv11", ".TLSv10"])
+        #expect(result.steps == [[], [2], [7]])
+        let plain = Self.origins("""
+        func make(minimum: tls_protocol_version_t) { use(minimum) }
+        let a = make(minimum: .TLSv12)
+        """, call: "use")
+        #expect(plain.texts == ["parameter 0 of make(minimum:)", ".TLSv12"])
+    }
+
     @Test func followsLocalsStaticLetsReturnsAndParameters() {
         let result = Self.origins("""
         enum Policy {

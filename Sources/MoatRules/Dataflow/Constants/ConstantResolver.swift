@@ -233,22 +233,52 @@ public final class ConstantResolver {
         guard let index = function.parameters.firstIndex(where: { $0.name == name }) else { return }
         result.append(Origin(value: Expression(kind: .identifier(name), range: function.nameRange), context: context, steps: steps,
                              parameter: ParameterOrigin(function: function, owner: context.type, index: index)))
+        // A default value is what every call that omits the argument passes, in this file or another.
+        if let defaultValue = function.parameters[index].defaultValue {
+            follow(defaultValue, context,
+                   steps: steps + [Step(location: location(defaultValue.range), message: "`\(name)` defaults to this")],
+                   depth: depth + 1, visited: &visited, into: &result)
+        }
         let isObjC = function.fullName.contains(":") && file.language != .swift
         var followed = 0
         for site in callsByName[isObjC ? function.fullName : function.name] ?? [] where followed < Self.maximumCallSites {
-            guard case .call(_, let arguments, let isMessageSend) = site.call.kind, isMessageSend == isObjC,
-                  arguments.count == function.parameters.count else { continue }
+            guard case .call(_, let arguments, let isMessageSend) = site.call.kind, isMessageSend == isObjC else { continue }
+            let argument: Expression?
             if !isObjC, file.language == .swift {
-                let labels = function.parameters.map { $0.label == "_" ? nil : $0.label }
-                guard arguments.map(\.label) == labels else { continue }
+                // Labels decide which argument is which; a defaulted parameter may be left out.
+                guard let matched = Self.match(arguments, to: function.parameters) else { continue }
+                argument = matched[index]
+            } else {
+                guard arguments.count == function.parameters.count else { continue }
+                argument = arguments[index].value
             }
-            // A recursive call passes the parameter to itself: nothing new.
-            if site.context.function === function { continue }
+            // A recursive call passes the parameter to itself: nothing new; a call that leaves the argument
+            // out passes the default, followed above.
+            guard let argument, site.context.function !== function else { continue }
             followed += 1
-            follow(arguments[index].value, site.context,
+            follow(argument, site.context,
                    steps: steps + [Step(location: location(site.call.range), message: "`\(function.name)` is called with it here")],
                    depth: depth + 1, visited: &visited, into: &result)
         }
+    }
+
+    /// The argument a Swift call passes to each parameter (nil where a defaulted parameter is left out),
+    /// matched by label in order; nil when the call does not fit the parameters.
+    static func match(_ arguments: [Argument], to parameters: [Parameter]) -> [Expression?]? {
+        var result: [Expression?] = []
+        var next = 0
+        for parameter in parameters {
+            let label = parameter.label == "_" ? nil : parameter.label
+            if next < arguments.count, arguments[next].label == label {
+                result.append(arguments[next].value)
+                next += 1
+            } else if parameter.defaultValue != nil {
+                result.append(nil)
+            } else {
+                return nil
+            }
+        }
+        return next == arguments.count ? result : nil
     }
 
     /// A `let` (or a property that is only ever its initializer) of a type of this file, by name.

@@ -10,6 +10,11 @@ public enum ConstantTables {
         "TLSv10", "TLSv11", "DTLSv10", "tlsProtocol1", "tlsProtocol11", "sslProtocol3", "sslProtocol2", "sslProtocolAll",
         "kTLSProtocol1", "kTLSProtocol11", "kSSLProtocol3", "kSSLProtocol2", "kSSLProtocolAll", "kDTLSProtocol1",
         "tls_protocol_version_TLSv10", "tls_protocol_version_TLSv11", "tls_protocol_version_DTLSv10",
+        // Stream socket security levels that name SSL 2, SSL 3 or TLS 1.0 (`StreamSocketSecurityLevel`,
+        // `NSStreamSocketSecurityLevel…`, `kCFStreamSocketSecurityLevel…`).
+        "tlSv1", "ssLv3", "ssLv2", "NSStreamSocketSecurityLevelTLSv1", "NSStreamSocketSecurityLevelSSLv3",
+        "NSStreamSocketSecurityLevelSSLv2", "kCFStreamSocketSecurityLevelTLSv1", "kCFStreamSocketSecurityLevelSSLv3",
+        "kCFStreamSocketSecurityLevelSSLv2",
     ]
 
     /// Enum cases and C constants exported to other files as constants (the values a sink judges by name).

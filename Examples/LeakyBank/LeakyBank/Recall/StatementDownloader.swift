@@ -1,0 +1,6 @@
+import Foundation
+
+final class StatementDownloader {
+    let session = StatementSessionFactory().make(timeout: 60)
+    let archiveSession = StatementSessionFactory().makeModern()
+}
