@@ -32,6 +32,29 @@ extension APIs {
         swift: ["documentsDirectory", "temporaryDirectory", "cachesDirectory", "applicationSupportDirectory", "libraryDirectory",
                 "homeDirectory", "bundleURL", "resourceURL"])
 
+    /// The app's container folders as path strings (`NSTemporaryDirectory()`, `NSHomeDirectory()`,
+    /// `NSSearchPathForDirectoriesInDomains(.documentDirectory, …)`): a path built on one is local.
+    public static let temporaryDirectoryPath = API("NSTemporaryDirectory()", cFunctions: ["NSTemporaryDirectory"])
+    public static let homeDirectoryPath = API("NSHomeDirectory()", cFunctions: ["NSHomeDirectory"])
+    public static let searchPathDirectories = API("NSSearchPathForDirectoriesInDomains", cFunctions: ["NSSearchPathForDirectoriesInDomains"])
+    public static var containerDirectoryPaths: [API] { [temporaryDirectoryPath, homeDirectoryPath, searchPathDirectories] }
+
+    // MARK: Reads and listings by path
+
+    /// A file read, or a folder listed, by path or file URL (besides `APIs.contentsOfURL` and
+    /// `APIs.stringContentsOfFile`): what a name from outside must not choose.
+    public static let fileReadByPath = API(
+        "FileManager.contents(atPath:)", classes: ["FileManager", "NSFileManager", "FileHandle", "NSFileHandle", "NSData", "NSDictionary", "NSArray"],
+        swift: ["contents(atPath:)", "contentsOfDirectory(atPath:)", "contentsOfDirectory(at:includingPropertiesForKeys:options:)",
+                "enumerator(atPath:)", "FileHandle(forReadingAtPath:)", "FileHandle(forReadingFrom:)", "NSData(contentsOfFile:)",
+                "NSDictionary(contentsOfFile:)", "NSArray(contentsOfFile:)"],
+        selectors: ["contentsAtPath:", "contentsOfDirectoryAtPath:error:", "contentsOfDirectoryAtURL:includingPropertiesForKeys:options:error:",
+                    "enumeratorAtPath:", "fileHandleForReadingAtPath:", "fileHandleForReadingFromURL:error:", "dataWithContentsOfFile:",
+                    "dataWithContentsOfFile:options:error:", "dictionaryWithContentsOfFile:", "arrayWithContentsOfFile:"])
+
+    /// A dynamic library loaded by path: the code in it runs in the app.
+    public static let dynamicLibraryOpen = API("dlopen", cFunctions: ["dlopen"])
+
     // MARK: Writes, copies, moves, removals
 
     /// `FileManager` copies, moves, links and replacements.
@@ -87,5 +110,6 @@ extension APIs {
     static let files: [API] = [
         fileURLFromPath, bundleResourceURL, containerDirectoryLookup, systemDirectoryForVolume, containerDirectories, fileManagerCopy, fileManagerRemove,
         fileManagerCreateFile, fileManagerCreateDirectory, fileWrite, fileHandleForWriting, fileOpenC, fileRenameC, fileRemoveC,
+        temporaryDirectoryPath, homeDirectoryPath, searchPathDirectories, fileReadByPath, dynamicLibraryOpen,
     ]
 }

@@ -311,7 +311,110 @@ public struct PathTraversalRule: SourceRule {
                 return true
             }
             """, note: "The C function, called bare."),
-        ] + archiveExamples)
+        ] + readExamples + archiveExamples)
+
+    /// Reads, listings and opens by path (`TaintSinks.pathReads`): a name from outside joined to a folder of
+    /// the app picks the file read (medium) or the database opened (high); a URL the input is whole is a
+    /// download, and a file the system created is a real file.
+    static let readExamples: [RuleExample] = [
+        .triggering("Attachments.swift", """
+        func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                  let name = components.queryItems?.first(where: { $0.name == "attachment" })?.value else { return false }
+            let folder = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+            let text = try? ↓String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            show(text)
+            return true
+        }
+        """, note: "A read: the link picks which file of the container is shown (\"../Library/Preferences/…\")."),
+        .triggering("PeerStore.swift", """
+        import MultipeerConnectivity
+        import SQLite3
+        final class PeerImporter: NSObject, MCSessionDelegate {
+            var db: OpaquePointer?
+            func session(_ session: MCSession, didFinishReceivingResourceWithName resourceName: String,
+                         fromPeer peerID: MCPeerID, at localURL: URL?, withError error: Error?) {
+                let path = NSTemporaryDirectory() + resourceName
+                ↓sqlite3_open(path, &db)
+            }
+        }
+        """, note: "A database opened where a peer says: the app then reads and writes a store of the peer's choosing."),
+        RuleExample(files: [
+            ExampleFile(name: "NoteReader.h", content: """
+            @protocol NoteReaderExports <JSExport>
+            - (NSString *)readNote:(NSString *)fileName;
+            @end
+
+            @interface NoteReader : NSObject <NoteReaderExports>
+            @end
+            """),
+            ExampleFile(name: "NoteReader.m", content: """
+            @implementation NoteReader
+            - (NSString *)readNote:(NSString *)fileName {
+                NSString *path = [NSTemporaryDirectory() stringByAppendingPathComponent:fileName];
+                return ↓[NSString stringWithContentsOfFile:path encoding:NSUTF8StringEncoding error:nil];
+            }
+            @end
+            """),
+        ], triggers: true, note: "Page JavaScript names the file the bridge reads back to it."),
+        RuleExample(files: [
+            ExampleFile(name: "SceneDelegate.swift", content: """
+            import UIKit
+            final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+                let library = Library()
+                func scene(_ scene: UIScene, openURLContexts URLContexts: Set<UIOpenURLContext>) {
+                    guard let url = URLContexts.first?.url, let folder = url.host else { return }
+                    library.list(folder)
+                }
+            }
+            """),
+            ExampleFile(name: "Library.swift", content: """
+            import Foundation
+            final class Library {
+                func list(_ folder: String) {
+                    let root = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+                    let names = try? ↓FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)
+                    print(names ?? [])
+                }
+            }
+            """),
+        ], triggers: true, note: "Across files: the handler passes the link's host to a listing in another file."),
+        .nonTriggering("Attachments.swift", """
+        func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                  let name = components.queryItems?.first(where: { $0.name == "attachment" })?.value else { return false }
+            guard case let safeName = name.lastPathComponent, !safeName.isEmpty, safeName != ".", safeName != ".." else { return false }
+            let folder = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+            let text = try? String(contentsOf: folder.appendingPathComponent(safeName), encoding: .utf8)
+            show(text)
+            return true
+        }
+        """, note: "The WWDC idiom: one component, the special names rejected."),
+        .nonTriggering("Feed.swift", """
+        func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                  let link = components.queryItems?.first(where: { $0.name == "feed" })?.value,
+                  let feed = URL(string: link) else { return false }
+            let data = try? Data(contentsOf: feed)
+            show(data)
+            return true
+        }
+        """, note: "The link is the whole URL: a download (other rules judge it), not a path in a folder of the app."),
+        .nonTriggering("Picker.swift", """
+        func documentPicker(_ controller: UIDocumentPickerViewController, didPickDocumentsAt urls: [URL]) {
+            guard let picked = urls.first else { return }
+            let data = try? Data(contentsOf: picked)
+            show(data)
+        }
+        """, note: "A file the system created (the picked document): its path is no name the sender chose."),
+        .nonTriggering("Help.swift", """
+        func showHelp(page: String) {
+            let url = Bundle.main.url(forResource: "help", withExtension: "html")!
+            let html = try? String(contentsOf: url, encoding: .utf8)
+            show(html)
+        }
+        """, note: "A resource of the app's bundle, no input in the path."),
+    ]
 
     public init() {}
 
@@ -327,9 +430,17 @@ public struct PathTraversalRule: SourceRule {
             // Copying or moving the untrusted URL itself: it is a real file (the operation fails otherwise),
             // so its last path component is a real name.
             let movedFiles = Set(flow.taints(.source).filter { !$0.checks.contains(.lastPathComponent) }.compactMap(\.source))
-            for taint in flow.taints(.path) {
+            // A read, a listing or an open by path: only a path that starts in a folder of the app (it also
+            // carries a `localFile` taint) is a path an outside name is joined to; a URL that is the input
+            // whole is a download (`TaintSinks.pathReads`). A read discloses, an open lets the store or code
+            // at that path in: medium and high at most.
+            let isRead = flow.kind == .fileRead || flow.kind == .storeOpen
+            let pathTaints = flow.taints(.path)
+            if isRead && !pathTaints.contains(where: { $0.source?.kind.flow == .localFile }) { continue }
+            for taint in pathTaints where taint.source?.kind.flow != .localFile {
                 if let source = taint.source, movedFiles.contains(source), taint.checks.contains(.lastPathComponent) { continue }
-                guard let (missing, severity) = Self.missingChecks(taint) else { continue }
+                guard var (missing, severity) = Self.missingChecks(taint) else { continue }
+                if flow.kind == .fileRead { severity = min(severity, .medium) }
                 if let current = worst, current.2 >= severity { continue }
                 worst = (taint, missing, severity)
             }

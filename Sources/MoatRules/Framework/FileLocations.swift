@@ -47,8 +47,8 @@ public enum FileLocations {
         switch expression.kind {
         case .identifier(let name):
             switch name {
-            case "NSHomeDirectory": return FileLocation(base: .home, depth: 0, isBuiltFromData: false)
-            case "NSTemporaryDirectory": return FileLocation(base: .temporary, depth: 0, isBuiltFromData: false)
+            case APIs.homeDirectoryPath: return FileLocation(base: .home, depth: 0, isBuiltFromData: false)
+            case APIs.temporaryDirectoryPath: return FileLocation(base: .temporary, depth: 0, isBuiltFromData: false)
             default: return nil
             }
         case .member(let base, let name):
@@ -126,15 +126,15 @@ public enum FileLocations {
         guard let name = callee.name else { return nil }
         let receiver = callee.receiver
         switch name {
-        case APIs.containerDirectoryLookup, APIs.systemDirectoryForVolume, "NSSearchPathForDirectoriesInDomains":
+        case APIs.containerDirectoryLookup, APIs.systemDirectoryForVolume, APIs.searchPathDirectories:
             if let first = arguments.first, let base = searchPathBase(first.value) {
                 return FileLocation(base: base, depth: 0, isBuiltFromData: false)
             }
             if name == "url", let receiver { return bundleResource(receiver: receiver, arguments: arguments, recurse) }
             return nil
-        case "NSHomeDirectory":
+        case APIs.homeDirectoryPath:
             return FileLocation(base: .home, depth: 0, isBuiltFromData: false)
-        case "NSTemporaryDirectory":
+        case APIs.temporaryDirectoryPath:
             return FileLocation(base: .temporary, depth: 0, isBuiltFromData: false)
         case APIs.pathAppending, "appendingPathComponent:", "appendingPathComponent:isDirectory:":
             guard let receiver, var result = recurse(receiver) else { return nil }

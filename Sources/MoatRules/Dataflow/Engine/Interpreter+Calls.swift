@@ -227,7 +227,9 @@ extension FunctionInterpreter {
                 }
             }
             let destination = roles.first { $0.0 == .destination }?.1
-            record(sink, calledName: displayName(call.expression, call.name), range: call.expression.range, roles: roles,
+            let calledName = sink.kinds.contains(where: \.isProof) ? fullDisplayName(call.expression, call.name)
+                : displayName(call.expression, call.name)
+            record(sink, calledName: calledName, range: call.expression.range, roles: roles,
                    fixed: destination.map { isFixedBuffer($0, state) } ?? false, state)
         }
         return nil

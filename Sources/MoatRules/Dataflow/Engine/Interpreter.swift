@@ -90,10 +90,15 @@ struct FunctionInterpreter {
         var flow = flow
         // Likewise a taint of a kind the sink does not report (a secret at a file path) is dropped here, also
         // when a summary composed it with the sink.
+        // A sink that names a proof kind among its kinds keeps it beside the others, as a fact about the
+        // same argument (a read by path keeps `localFile`: the path starts in a folder of the app), but a
+        // flow of proofs alone is no flow.
         let kinds = flow.kinds
-        flow.roles = flow.roles.mapValues { $0.filter { taint in taint.flow.map { !$0.isProof && kinds.contains($0) } ?? true } }
+        let keepsProofs = !kinds.isEvery && kinds.contains(where: \.isProof)
+        flow.roles = flow.roles.mapValues { $0.filter { taint in taint.flow.map { kinds.contains($0) && (keepsProofs || !$0.isProof) } ?? true } }
             .filter { !$0.value.isEmpty }
         if flow.roles.isEmpty { return }
+        if keepsProofs && !flow.roles.values.contains(where: { $0.contains { !($0.flow?.isProof ?? false) } }) { return }
         if let index = list.firstIndex(where: { $0.range == flow.range && $0.kind == flow.kind && $0.calledName == flow.calledName }) {
             for (role, taints) in flow.roles { list[index].roles[role, default: []].merge(taints) }
             list[index].confirmed = list[index].confirmed && flow.confirmed
@@ -108,6 +113,14 @@ struct FunctionInterpreter {
             return swiftName
         }
         return name
+    }
+
+    /// How messages name a call whose base name alone says too little: an initializer (`String(contentsOf:)`,
+    /// not `String`), as the reads and opens by path name it.
+    func fullDisplayName(_ call: Expression, _ name: String) -> String {
+        if case .call(let callee, _, false) = call.unwrapped.kind, callee.name?.first?.isUppercase == true,
+           let swiftName = call.swiftCallName { return swiftName }
+        return displayName(call, name)
     }
 
     /// Records the flows of a sink: those from real sources of the kinds the sink reports, and (for the

@@ -33,4 +33,46 @@ extension TaintSinks {
                   roles: [(.source, .label(["bytes"])), (.length, .label(["count", "length"]))], requiredLabels: ["bytes"],
                   objcForm: SinkForm(roles: [(.source, .index(0)), (.length, .index(1))])),
     ]
+
+    /// Reads, listings and opens by path (MOAT-CODE-301): a name from outside joined to one of the app's
+    /// folders chooses which file the app reads or which database or bundle it opens. Their flows also keep
+    /// the `localFile` taint, which says the path starts in a folder of the app (`URL(fileURLWithPath:)`,
+    /// `FileManager.urls(for:in:)`, `NSTemporaryDirectory()`): a URL the input is whole (`Data(contentsOf:
+    /// URL(string: link))`) is a download, not a path.
+    static let pathKinds: Set<FlowKind> = [.untrusted, .remote, .localFile]
+
+    /// One entry for the Swift spellings, which must pass one of `labels` (an initializer's type name is
+    /// its base name: `String(contentsOfFile:)` must not match `String(describing:)`), and one for the
+    /// Objective-C selectors and C functions, whose receiver must mention one of `receivers` when given.
+    static func pathRead(_ kind: SinkKind, _ api: API, labels: Set<String>, receivers: [String] = [], role: ArgumentSelector? = nil,
+                         objcRole: ArgumentSelector = .index(0)) -> [TaintSink] {
+        var entries: [TaintSink] = []
+        if !api.swiftBaseNames.isEmpty {
+            entries.append(TaintSink(kind: kind, api: api.name, spelling: APISpelling(swift: api.swiftBaseNames),
+                                     roles: [(.path, role ?? .label(labels))], requiredLabels: labels, kinds: pathKinds))
+        }
+        if !api.selectors.isEmpty {
+            entries.append(TaintSink(kind: kind, api: api.name, spelling: APISpelling(objc: api.selectors),
+                                     roles: [(.path, objcRole)], receivers: receivers, kinds: pathKinds))
+        }
+        if !api.cFunctions.isEmpty {
+            entries.append(TaintSink(kind: kind, api: api.name, spelling: APISpelling(c: api.cFunctions),
+                                     roles: [(.path, .index(0))], freeFunction: true, kinds: pathKinds))
+        }
+        return entries
+    }
+
+    static let pathReads: [TaintSink] =
+        pathRead(.fileRead, APIs.contentsOfURL, labels: ["contentsOf"])
+        + pathRead(.fileRead, APIs.stringContentsOfFile, labels: ["contentsOfFile"])
+        + pathRead(.fileRead, APIs.fileReadByPath, labels: ["atPath", "at", "forReadingAtPath", "forReadingFrom", "contentsOfFile"])
+        + pathRead(.fileRead, APIs.bundleInit, labels: ["url", "path"], receivers: ["Bundle", "NSBundle"])
+        + pathRead(.storeOpen, APIs.sqliteOpen, labels: [])
+        + pathRead(.storeOpen, APIs.fmdbOpen, labels: ["path", "url"], receivers: ["FMDatabase", "FMDatabaseQueue"])
+        + pathRead(.storeOpen, APIs.grdbOpen, labels: ["path"])
+        + pathRead(.storeOpen, APIs.realmConfiguration, labels: ["fileURL"])
+        + pathRead(.storeOpen, APIs.coreDataAddPersistentStore, labels: ["at"], receivers: ["coordinator", "Coordinator"],
+                   role: .label(["at"]), objcRole: .index(2))
+        + pathRead(.storeOpen, APIs.coreDataStoreDescription, labels: ["url"], receivers: ["NSPersistentStoreDescription"])
+        + pathRead(.storeOpen, APIs.dynamicLibraryOpen, labels: [])
 }

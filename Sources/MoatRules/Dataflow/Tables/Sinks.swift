@@ -11,11 +11,14 @@ public enum SinkKind: String, Sendable, Hashable, CaseIterable {
     case urlAction, urlNavigation
     /// A library call that extracts a whole archive without checking that entries stay in the destination.
     case archiveExtraction
+    /// A file read, a folder listed, a database or bundle opened by path (MOAT-CODE-301 when the path also
+    /// starts in a folder of the app: a name from outside joined to it).
+    case fileRead, storeOpen
 
     /// The rule that reports flows into this kind of sink.
     public var ruleId: String {
         switch self {
-        case .filePath, .archiveExtraction: "MOAT-CODE-301"
+        case .filePath, .archiveExtraction, .fileRead, .storeOpen: "MOAT-CODE-301"
         case .stateChange: "MOAT-CODE-302"
         case .classLookup, .unarchive: "MOAT-CODE-303"
         case .memoryCopy, .stringFromBuffer: "MOAT-CODE-304"
@@ -225,7 +228,7 @@ enum TaintSinks {
         // MARK: State changes (MOAT-CODE-302): writes of state properties and connection openers, matched by
         // names, see `StateTransitions`. Not followed by the engine: the rule and `moat diff` ask where they are.
         TaintSink(kind: .stateChange, api: "a state change", spelling: APISpelling(), roles: [(.argument, .all)]),
-    ] + copiesAndFiles + sensitive + SensitiveActionAPIs.all + URLActions.all + archive
+    ] + copiesAndFiles + pathReads + sensitive + SensitiveActionAPIs.all + URLActions.all + archive
 
     /// Each spelling's entries, in table order, with the roles of that spelling's form.
     static let byName: [String: [SinkMatch]] = {

@@ -175,6 +175,10 @@ enum TaintSources {
                                      receiverType: nil),
                     addsToResult: true),
 
+        TaintSource(kind: .localFileURL, description: "a directory of the app's container",
+                    pattern: .call(names: APISpelling(c: APIs.containerDirectoryPaths.flatMap(\.cFunctions)), receivers: [], labels: nil),
+                    addsToResult: true),
+
         // MARK: CloudKit records (WWDC: binary fields of a CKRecord are external input)
         TaintSource(kind: .cloudRecord, description: "a CKRecord field", pattern: .recordField),
 
