@@ -25,6 +25,7 @@ public struct NonShippingMap: Sendable {
         for path in app?.testTargetOnlyPaths ?? [] where paths[path] == nil { paths[path] = .test }
         for path in app?.uncompiledTemplatePaths ?? [] where paths[path] == nil { paths[path] = .notCompiled }
         for path in app?.neverArchivedOnlyPaths ?? [] where paths[path] == nil { paths[path] = .notArchived }
+        for path in app?.unusedConfigurationPaths ?? [] where paths[path] == nil { paths[path] = .noTarget }
     }
 
     public func reason(for location: Location) -> NonShippingReason? {
