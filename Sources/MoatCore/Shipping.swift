@@ -25,7 +25,7 @@ public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable
     /// release configuration, embedded by no other target): a showcase or UI-test host app
     /// (`AppModel.neverArchivedOnlyPaths`, and what app rules report about such a target).
     case notArchived = "not-archived"
-    /// An Info.plist or entitlements file inside an Xcode project's folder that no target of the project
+    /// An Info.plist, entitlements file or privacy manifest inside an Xcode project's folder that no target
     /// uses (`INFOPLIST_FILE`, `CODE_SIGN_ENTITLEMENTS`, bundle resources), while every target's own file
     /// is known: a leftover nothing builds (`AppModel.unusedConfigurationPaths`).
     case noTarget = "no-target"

@@ -33,14 +33,15 @@ struct AppShapeTests {
                 platform: iOS
                 \(spec)
                 configFiles:
+                  Debug: App/Release.xcconfig
                   Release: App/Release.xcconfig
                 sources:
                 - path: App
             """,
-            "App/Info.plist": plist("<key>CFBundlePackageType</key>\n<string>APPL</string>"),
+            "App/Info.plist": Self.plist("<key>CFBundlePackageType</key>\n<string>APPL</string>"),
             "App/NotesApp.swift": "import SwiftUI\n@main struct NotesApp: App { var body: some Scene { WindowGroup { Text(\"Notes\") } } }\n",
             "Legacy/Info.plist": arbitraryLoads,
-            "Legacy/Old.entitlements": plist("<key>get-task-allow</key>\n<true/>"),
+            "Legacy/Old.entitlements": Self.plist("<key>get-task-allow</key>\n<true/>"),
         ]
         if let xcconfig { files["App/Release.xcconfig"] = xcconfig }
         return files
@@ -62,7 +63,8 @@ struct AppShapeTests {
     }
 
     @Test func aPlistATargetNamesInAReadXcconfigShips() throws {
-        let files = Self.legacyPlistProject(spec: "info:\n      path: App/Info.plist",
+        // The target's own `info: path` would win over the .xcconfig: this target names its file only there.
+        let files = Self.legacyPlistProject(spec: "settings:\n      PRODUCT_NAME: Notes",
                                             xcconfig: "INFOPLIST_FILE = Legacy/Info.plist\nCODE_SIGN_ENTITLEMENTS = Legacy/Old.entitlements\n")
         let tree = try TemporaryTree(files)
         defer { tree.remove() }
@@ -117,7 +119,7 @@ struct AppShapeTests {
                 sources:
                 - path: Remote
             """,
-            "Remote/Info.plist": plist("<key>CFBundlePackageType</key>\n<string>APPL</string>"),
+            "Remote/Info.plist": Self.plist("<key>CFBundlePackageType</key>\n<string>APPL</string>"),
             "Remote/Discovery.swift": "import Network\nfunc discover() {\n    let browser = NWBrowser(for: .bonjour(type: \"_remote._tcp\", domain: nil), using: .tcp)\n    browser.start(queue: .main)\n}\n",
         ]
     }
@@ -140,7 +142,7 @@ struct AppShapeTests {
 
     @Test func aMissingPrivacyManifestIsLowAndStatesTheRequirement() throws {
         let found = try CorpusPrecisionTests.findings([
-            "App/Info.plist": plist("<key>CFBundlePackageType</key>\n<string>APPL</string>"),
+            "App/Info.plist": Self.plist("<key>CFBundlePackageType</key>\n<string>APPL</string>"),
             "App/Settings.swift": "import Foundation\nlet theme = UserDefaults.standard.string(forKey: \"theme\")\n",
         ], rule: "MOAT-PRIV-108")
         #expect(found.map(\.severity) == [.low])
@@ -153,9 +155,9 @@ struct AppShapeTests {
 
     @Test func infoLevelFindingsLeaveTheFindingsList() throws {
         let tree = try TemporaryTree([
-            "App/Info.plist": plist("<key>CFBundlePackageType</key>\n<string>APPL</string>"),
+            "App/Info.plist": Self.plist("<key>CFBundlePackageType</key>\n<string>APPL</string>"),
             "App/Receipts.swift": "struct Receipt { var total: Double }\n",
-            "App/PrivacyInfo.xcprivacy": plist("""
+            "App/PrivacyInfo.xcprivacy": Self.plist("""
                 <key>NSPrivacyAccessedAPITypes</key>
                 <array>
                     <dict>
@@ -173,5 +175,54 @@ struct AppShapeTests {
         let result = try tree.scan()
         #expect(!result.findings.contains { $0.severity == .info }, "\(result.findings.map(\.ruleId))")
         #expect(result.inventory.contains { $0.ruleId == "MOAT-PRIV-106" })
+    }
+}
+
+extension AppShapeTests {
+    /// One key, one decision: an Info.plist key and the `INFOPLIST_KEY_` build setting that sets it in
+    /// another target of the same app group under one key path.
+    @Test func anInfoPlistKeyAndItsBuildSettingAreOneKeyPath() {
+        #expect(PostProcessor.settingKeyPath("targets.Widget.buildSettings[Release].INFOPLIST_KEY_NSCameraUsageDescription") == "NSCameraUsageDescription")
+        #expect(PostProcessor.settingKeyPath("INFOPLIST_KEY_NSCameraUsageDescription") == "NSCameraUsageDescription")
+        #expect(PostProcessor.settingKeyPath("NSCameraUsageDescription") == "NSCameraUsageDescription")
+        #expect(PostProcessor.settingKeyPath("project.buildSettings[Debug].CODE_SIGN_ENTITLEMENTS") == "CODE_SIGN_ENTITLEMENTS")
+    }
+}
+
+extension AppShapeTests {
+    static let trackingManifest = plist("""
+        <key>NSPrivacyTracking</key>
+        <false/>
+        <key>NSPrivacyTrackingDomains</key>
+        <array>
+            <string>metrics.example-ads.net</string>
+        </array>
+    """)
+
+    /// A privacy manifest beside the code a target compiles but copied by no target does not ship; one
+    /// beside a local package's code (no target compiles it) may be the package's resource and ships.
+    @Test func aPrivacyManifestNoTargetCopiesAmongTargetCodeDoesNotShip() throws {
+        let tree = try TemporaryTree([
+            "project.yml": """
+            name: Notes
+            targets:
+              Notes:
+                type: application
+                platform: iOS
+                info:
+                  path: App/Info.plist
+                sources:
+                - path: App/NotesApp.swift
+            """,
+            "App/Info.plist": Self.plist("<key>CFBundlePackageType</key>\n<string>APPL</string>"),
+            "App/NotesApp.swift": "import SwiftUI\n@main struct NotesApp: App { var body: some Scene { WindowGroup { Text(\"Notes\") } } }\n",
+            "App/PrivacyInfo.xcprivacy": Self.trackingManifest,
+            "Packages/Kit/Sources/Kit/Kit.swift": "public struct Kit {}\n",
+            "Packages/Kit/Sources/Kit/PrivacyInfo.xcprivacy": Self.trackingManifest,
+        ])
+        defer { tree.remove() }
+        let result = try tree.scan()
+        #expect(Self.marks(result, path: "App/PrivacyInfo.xcprivacy") == ["MOAT-PRIV-107 no-target"], "\(Self.marks(result, path: "App/PrivacyInfo.xcprivacy"))")
+        #expect(Self.marks(result, path: "Packages/Kit/Sources/Kit/PrivacyInfo.xcprivacy") == ["MOAT-PRIV-107 ships"])
     }
 }

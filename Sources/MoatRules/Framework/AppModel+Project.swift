@@ -264,7 +264,7 @@ public struct AppUnit: Sendable {
         return units
     }
 
-    /// Info.plists and entitlements files that no target of any Xcode project uses, inside the folder of
+    /// Info.plists, entitlements files and privacy manifests that no target of any Xcode project uses, inside the folder of
     /// the innermost project around them: not named by any target's `INFOPLIST_FILE` or
     /// `CODE_SIGN_ENTITLEMENTS` (project, target or read `.xcconfig`, any configuration, any target kind) nor
     /// copied by a target, while every target's own file of that kind is known. A project whose targets
@@ -272,7 +272,12 @@ public struct AppUnit: Sendable {
     /// without a project nothing is marked (loose files keep forming units by folder). Files in test
     /// folders, in bundles (`.framework/`, `.bundle/`, `.app/`...) and in `Pods/` or `Carthage/` are left
     /// as they are.
-    static func unusedConfigurationPaths(plists: [PropertyListDocument], projects: [XcodeProject]) -> [String] {
+    ///
+    /// A privacy manifest no target copies is marked only when it sits among code the project's targets
+    /// compile (every source file of its folder and below, and at least one): a manifest among code no
+    /// target compiles may be a Swift package's resource.
+    static func unusedConfigurationPaths(plists: [PropertyListDocument], projects: [XcodeProject],
+                                         sources: [SourceSummary] = []) -> [String] {
         guard !projects.isEmpty else { return [] }
         let kinds: [(PlistKind, String)] = [(.infoPlist, "INFOPLIST_FILE"), (.entitlements, "CODE_SIGN_ENTITLEMENTS")]
         var used = Set<String>()
@@ -311,8 +316,18 @@ public struct AppUnit: Sendable {
         let membership = projects.map(ProjectMembership.init)
         let bundleMarkers = [".framework/", ".xcframework/", ".bundle/", ".app/", ".appex/"]
         var result: [String] = []
-        for plist in plists where plist.kind == .infoPlist || plist.kind == .entitlements {
+        lazy var compiled = Set(projects.flatMap { project in
+            project.targets.flatMap { target in sources.map(\.path).filter { path in
+                project.projectRelativePath(path).map(target.contains) ?? false
+            } }
+        })
+        for plist in plists where [.infoPlist, .entitlements, .privacyManifest].contains(plist.kind) {
             let path = plist.path
+            if plist.kind == .privacyManifest {
+                let folder = Self.folder(of: path)
+                let around = sources.map(\.path).filter { folder.isEmpty || $0.hasPrefix(folder + "/") }
+                guard !around.isEmpty, around.allSatisfy(compiled.contains) else { continue }
+            }
             guard !used.contains(path), ShippingScope.reason(forPath: path) == nil,
                   !bundleMarkers.contains(where: { path.contains($0) }),
                   !path.split(separator: "/").contains(where: { $0 == "Pods" || $0 == "Carthage" }),
@@ -322,7 +337,8 @@ public struct AppUnit: Sendable {
             guard let depth = around.map(\.projectDirectory.count).max() else { continue }
             let owners = around.filter { $0.projectDirectory.count == depth }
             guard owners.contains(where: { $0.targets.contains(where: \.isAppOrExtension) }),
-                  !owners.contains(where: { unresolved.contains($0.path + "|" + plist.kind.rawValue) }) else { continue }
+                  plist.kind == .privacyManifest
+                    || !owners.contains(where: { unresolved.contains($0.path + "|" + plist.kind.rawValue) }) else { continue }
             result.append(path)
         }
         return result.sorted()

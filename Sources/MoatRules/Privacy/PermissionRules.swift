@@ -174,6 +174,37 @@ public struct UnusedPermissionRule: AppRule {
     }
 }
 
+enum PermissionExamples {
+    /// An XcodeGen app target on `platform` whose code browses the local network with Bonjour, in a helper
+    /// type of its own file, and whose Info.plist has no local network usage description.
+    static func bonjourBrowser(platform: String, marker: String) -> [ExampleFile] {
+        [
+            ExampleFile(name: "project.yml", content: """
+            name: Remote
+            targets:
+              Remote:
+                type: application
+                platform: \(platform)
+                info:
+                  path: Remote/Info.plist
+                sources:
+                - path: Remote
+            """),
+            ExampleFile(name: "Remote/Info.plist", content: ExampleProject.plist("""
+                <key>CFBundlePackageType</key>
+                <string>APPL</string>
+            """)),
+            ExampleFile(name: "Remote/Discovery.swift", content: """
+            import Network
+            final class Discovery {
+                private let browser = \(marker)NWBrowser(for: .bonjour(type: "_remote._tcp", domain: nil), using: .tcp)
+                func start() { browser.start(queue: .main) }
+            }
+            """),
+        ]
+    }
+}
+
 public struct MissingPurposeStringRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PRIV-104", slug: "missing-usage-description", title: "Protected API used without its usage description",
@@ -293,6 +324,10 @@ public struct MissingPurposeStringRule: AppRule {
                 }
                 """),
             ], triggers: false, note: "An XcodeGen project (no .xcodeproj committed): the recorder sits in the showcase app's folder, but only the Chat target compiles it (the showcase excludes **/Service/**), and Chat's Info.plist has the key."),
+            RuleExample(files: PermissionExamples.bonjourBrowser(platform: "iOS", marker: "↓"), triggers: true,
+                        note: "An iOS target browsing with Bonjour without NSLocalNetworkUsageDescription: iOS shows a generic prompt (low)."),
+            RuleExample(files: PermissionExamples.bonjourBrowser(platform: "watchOS", marker: ""), triggers: false,
+                        note: "The same code in a watchOS target: NSLocalNetworkUsageDescription is a key of iOS, iPadOS, macOS, tvOS and visionOS apps, and watchOS has no local network prompt."),
             RuleExample(files: [
                 ExampleFile(name: "App/Picker.swift", content: """
                 import PhotosUI
