@@ -226,3 +226,44 @@ extension AppShapeTests {
         #expect(Self.marks(result, path: "Packages/Kit/Sources/Kit/PrivacyInfo.xcprivacy") == ["MOAT-PRIV-107 ships"])
     }
 }
+
+extension AppShapeTests {
+    /// One decision, one finding: an app and its widget compile the same settings file and neither ships a
+    /// privacy manifest: one MOAT-PRIV-108 finding names both targets.
+    @Test func targetsSharingTheirFirstRequiredReasonUseAreOneFinding() throws {
+        var files: [String: String] = [
+            "project.yml": """
+            name: Weather
+            targets:
+              Weather:
+                type: application
+                platform: iOS
+                info:
+                  path: App/Info.plist
+                sources:
+                - path: App
+                - path: Shared
+              WeatherWidget:
+                type: app-extension
+                platform: iOS
+                info:
+                  path: Ext/Info.plist
+                sources:
+                - path: Ext
+                - path: Shared
+            """,
+            "App/Info.plist": Self.plist("<key>CFBundlePackageType</key>\n<string>APPL</string>"),
+            "App/WeatherApp.swift": "import SwiftUI\n@main struct WeatherApp: App { var body: some Scene { WindowGroup { Text(\"Weather\") } } }\n",
+            "Ext/Info.plist": Self.plist("<key>NSExtension</key>\n<dict>\n<key>NSExtensionPointIdentifier</key>\n<string>com.apple.widgetkit-extension</string>\n</dict>"),
+            "Ext/Widget.swift": "struct Forecast {}\n",
+            "Shared/Units.swift": "import Foundation\nlet unit = UserDefaults.standard.string(forKey: \"unit\")\n",
+        ]
+        var found = try CorpusPrecisionTests.findings(files, rule: "MOAT-PRIV-108")
+        #expect(found.map { "\($0.location.path):\($0.location.line)" } == ["Shared/Units.swift:2"])
+        #expect(found.first?.message.hasPrefix("Targets Weather and WeatherWidget use required-reason APIs") == true, "\(found.map(\.message))")
+        // The widget's own first use elsewhere is its own decision.
+        files["Ext/Widget.swift"] = "import Foundation\nlet up = ProcessInfo.processInfo.systemUptime\n"
+        found = try CorpusPrecisionTests.findings(files, rule: "MOAT-PRIV-108")
+        #expect(found.count == 2, "\(found.map(\.message))")
+    }
+}

@@ -273,9 +273,9 @@ public struct AppUnit: Sendable {
     /// folders, in bundles (`.framework/`, `.bundle/`, `.app/`...) and in `Pods/` or `Carthage/` are left
     /// as they are.
     ///
-    /// A privacy manifest no target copies is marked only when it sits among code the project's targets
-    /// compile (every source file of its folder and below, and at least one): a manifest among code no
-    /// target compiles may be a Swift package's resource.
+    /// A file with code no target compiles in its folder or below is left alone (a loose app's folder beside
+    /// the project, or a package's); a privacy manifest is marked only among code the targets compile (at
+    /// least one file).
     static func unusedConfigurationPaths(plists: [PropertyListDocument], projects: [XcodeProject],
                                          sources: [SourceSummary] = []) -> [String] {
         guard !projects.isEmpty else { return [] }
@@ -323,11 +323,11 @@ public struct AppUnit: Sendable {
         })
         for plist in plists where [.infoPlist, .entitlements, .privacyManifest].contains(plist.kind) {
             let path = plist.path
-            if plist.kind == .privacyManifest {
-                let folder = Self.folder(of: path)
-                let around = sources.map(\.path).filter { folder.isEmpty || $0.hasPrefix(folder + "/") }
-                guard !around.isEmpty, around.allSatisfy(compiled.contains) else { continue }
-            }
+            // Code no target compiles in the file's folder or below: another app's folder (a loose app beside
+            // the project), or a package's, which may use the file.
+            let folder = Self.folder(of: path)
+            let around = sources.map(\.path).filter { folder.isEmpty || $0.hasPrefix(folder + "/") }
+            guard around.allSatisfy(compiled.contains), plist.kind != .privacyManifest || !around.isEmpty else { continue }
             guard !used.contains(path), ShippingScope.reason(forPath: path) == nil,
                   !bundleMarkers.contains(where: { path.contains($0) }),
                   !path.split(separator: "/").contains(where: { $0 == "Pods" || $0 == "Carthage" }),

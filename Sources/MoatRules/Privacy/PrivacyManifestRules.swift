@@ -269,7 +269,7 @@ public struct MissingPrivacyManifestRule: AppRule {
         id: "MOAT-PRIV-108", slug: "missing-privacy-manifest", title: "Required-reason APIs used without a privacy manifest",
         severity: .low, confidence: .high, evidence: .compliance, cwe: [359],
         masvs: ["MASVS-PRIVACY-3"], mastg: [],
-        rationale: "An app (and each extension bundle) whose code uses required-reason APIs must ship a `PrivacyInfo.xcprivacy` that declares them: Apple requires it of new uploads since May 2024 (ITMS-91053). A compliance matter, not a security weakness: low; not reported for a target that builds for macOS only. The check looks at the code each app or extension target compiles and at the manifests copied into that bundle (Copy Bundle Resources or a synchronized folder); a manifest next to the code but not in the target is pointed out. Confidence is medium for extensions.",
+        rationale: "An app (and each extension bundle) whose code uses required-reason APIs must ship a `PrivacyInfo.xcprivacy` that declares them: Apple requires it of new uploads since May 2024 (ITMS-91053). A compliance matter, not a security weakness: low; not reported for a target that builds for macOS only. The check looks at the code each app or extension target compiles and at the manifests copied into that bundle (Copy Bundle Resources or a synchronized folder); a manifest next to the code but not in the target is pointed out. Targets whose first use is the same line (an app and the extensions that compile its shared code) are one finding that names them all. Confidence is medium for extensions.",
         fix: "Add a Privacy Manifest file (File > New > File > App Privacy) to the target, and declare each required-reason API category with its approved reason.",
         references: ["https://developer.apple.com/documentation/bundleresources/privacy_manifest_files"],
         examples: [
@@ -317,6 +317,11 @@ public struct MissingPrivacyManifestRule: AppRule {
     public func check(_ app: AppModel, _ sink: inout FindingSink) {
         // An application target Xcode never archives (a showcase or UI-test host app) is never uploaded:
         // App Store Connect's check does not concern it.
+        // One decision, one finding: targets whose first use is the same line (an app and the extensions
+        // that compile its shared code) are reported together, the application first.
+        struct Lacking { var unit: AppUnit; var first: CodeMatch; var uses: [String] }
+        var groups: [String: [Lacking]] = [:]
+        var order: [String] = []
         for unit in app.appUnits where unit.privacyManifests.isEmpty && !unit.isMacOnly && !unit.isNeverArchived {
             let code = app.ownSources(for: unit)
             let matches = RequiredReasonAPITable.categories.compactMap { category in
@@ -324,11 +329,24 @@ public struct MissingPrivacyManifestRule: AppRule {
             }.sorted { ($0.1.path, $0.1.position.offset) < ($1.1.path, $1.1.position.offset) }
             guard let first = matches.first?.1 else { continue }
             let uses = matches.map { "\($0.0.name) (\($0.1.clause.anchor) in \($0.1.path):\($0.1.position.line))" }
-            var message = "\(unit.isLoose ? "The app" : "Target \(unit.name)") uses required-reason APIs — \(PermissionText.list(uses)) — but ships no PrivacyInfo.xcprivacy: since May 2024 Apple requires new uploads to declare required-reason APIs in a privacy manifest (ITMS-91053)."
-            if let stray = unit.unclaimedPrivacyManifests.first {
-                message += " \(stray.path) exists but is not copied into this target's bundle."
+            let key = "\(first.path):\(first.position.offset)"
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(Lacking(unit: unit, first: first, uses: uses))
+        }
+        for key in order {
+            guard let members = groups[key]?.sorted(by: { !$0.unit.isExtension && $1.unit.isExtension }), let lead = members.first else { continue }
+            let unit = lead.unit
+            let subject: String
+            if members.count == 1 {
+                subject = unit.isLoose ? "The app uses" : "Target \(unit.name) uses"
+            } else {
+                subject = "Targets \(PermissionText.list(members.map(\.unit.name))) use"
             }
-            sink.report(message, at: first, confidence: unit.isExtension ? .medium : nil)
+            var message = "\(subject) required-reason APIs — \(PermissionText.list(lead.uses)) — but \(members.count == 1 ? "ships" : "ship") no PrivacyInfo.xcprivacy: since May 2024 Apple requires new uploads to declare required-reason APIs in a privacy manifest (ITMS-91053)."
+            if let stray = members.lazy.compactMap(\.unit.unclaimedPrivacyManifests.first).first {
+                message += " \(stray.path) exists but is not copied into \(members.count == 1 ? "this target's bundle" : "these targets' bundles")."
+            }
+            sink.report(message, at: lead.first, confidence: members.allSatisfy(\.unit.isExtension) ? .medium : nil)
         }
     }
 }
