@@ -326,8 +326,8 @@ public struct AppUnit: Sendable {
             // Code no target compiles in the file's folder or below: another app's folder (a loose app beside
             // the project), or a package's, which may use the file.
             let folder = Self.folder(of: path)
-            let around = sources.map(\.path).filter { folder.isEmpty || $0.hasPrefix(folder + "/") }
-            guard around.allSatisfy(compiled.contains), plist.kind != .privacyManifest || !around.isEmpty else { continue }
+            let beside = sources.map(\.path).filter { folder.isEmpty || $0.hasPrefix(folder + "/") }
+            guard beside.allSatisfy(compiled.contains), plist.kind != .privacyManifest || !beside.isEmpty else { continue }
             guard !used.contains(path), ShippingScope.reason(forPath: path) == nil,
                   !bundleMarkers.contains(where: { path.contains($0) }),
                   !path.split(separator: "/").contains(where: { $0 == "Pods" || $0 == "Carthage" }),
