@@ -28,7 +28,7 @@ public enum RuleEvidence: String, Codable, Sendable, CaseIterable {
     /// A fact about the attack surface (entitlements, URL schemes, bridges...), not a defect. Info only.
     case inventory
     /// An App Store or privacy-manifest requirement (purpose strings, required-reason APIs, tracking domains),
-    /// not a security weakness. At most medium.
+    /// not a security weakness. At most low.
     case compliance
 }
 
@@ -173,7 +173,7 @@ extension RuleEvidence {
             if severity == .medium, confidence > .low { return "a medium pattern has low confidence, not \(confidence.rawValue)" }
             return nil
         case .compliance:
-            return severity > .medium ? "a compliance matter is at most medium, not \(severity.rawValue)" : nil
+            return severity > .low ? "a compliance matter is at most low, not \(severity.rawValue)" : nil
         case .inventory:
             return severity == .info ? nil : "inventory is info, not \(severity.rawValue)"
         }

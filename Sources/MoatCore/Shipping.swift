@@ -25,6 +25,10 @@ public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable
     /// release configuration, embedded by no other target): a showcase or UI-test host app
     /// (`AppModel.neverArchivedOnlyPaths`, and what app rules report about such a target).
     case notArchived = "not-archived"
+    /// An Info.plist, entitlements file or privacy manifest inside an Xcode project's folder that no target
+    /// uses (`INFOPLIST_FILE`, `CODE_SIGN_ENTITLEMENTS`, bundle resources), while every target's own file
+    /// is known: a leftover nothing builds (`AppModel.unusedConfigurationPaths`).
+    case noTarget = "no-target"
 
     /// Plural label for the text report's count line ("tests 12, previews 3, debug-only 2").
     public var countLabel: String {
@@ -37,6 +41,7 @@ public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable
         case .simulatorOnly: return "simulator-only"
         case .notCompiled: return "not compiled"
         case .notArchived: return "never archived"
+        case .noTarget: return "used by no target"
         }
     }
 
@@ -51,6 +56,7 @@ public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable
         case .simulatorOnly: return "simulator-only code"
         case .notCompiled: return "template no target compiles"
         case .notArchived: return "app target never archived"
+        case .noTarget: return "file no target uses"
         }
     }
 

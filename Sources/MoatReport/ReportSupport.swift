@@ -36,7 +36,8 @@ enum ReportSupport {
     }
 
     static func isInventory(_ finding: Finding, in result: ScanResult) -> Bool {
-        finding.inventory != nil || (result.rule(finding.ruleId)?.isInventory ?? false)
+        // Any info-level finding belongs to the surface too (as `InventoryEntries` decides for the scan).
+        finding.inventory != nil || (result.rule(finding.ruleId)?.isInventory ?? false) || finding.severity == .info
     }
 
     /// The active inventory entries of a scan: `ScanResult.inventory`, or — for a result built without

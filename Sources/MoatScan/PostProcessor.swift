@@ -25,6 +25,7 @@ public struct NonShippingMap: Sendable {
         for path in app?.testTargetOnlyPaths ?? [] where paths[path] == nil { paths[path] = .test }
         for path in app?.uncompiledTemplatePaths ?? [] where paths[path] == nil { paths[path] = .notCompiled }
         for path in app?.neverArchivedOnlyPaths ?? [] where paths[path] == nil { paths[path] = .notArchived }
+        for path in app?.unusedConfigurationPaths ?? [] where paths[path] == nil { paths[path] = .noTarget }
     }
 
     public func reason(for location: Location) -> NonShippingReason? {
@@ -241,10 +242,16 @@ public struct PostProcessor {
         return result.indices.filter { !dropped.contains($0) }.map { result[$0] }
     }
 
-    /// `targets.App.buildSettings[Release].INFOPLIST_KEY_X` → `INFOPLIST_KEY_X`; a plist key path as is.
+    /// `targets.App.buildSettings[Release].INFOPLIST_KEY_X` → `X`, the Info.plist key it sets, so that one
+    /// key written both in an Info.plist and as a build setting of one app is one decision; another build
+    /// setting by its name; a plist key path as is.
     static func settingKeyPath(_ keyPath: String) -> String {
-        guard keyPath.hasPrefix("targets.") || keyPath.hasPrefix("project."),
-              let range = keyPath.range(of: "].", options: .backwards) else { return keyPath }
-        return String(keyPath[range.upperBound...])
+        let name: Substring
+        if keyPath.hasPrefix("targets.") || keyPath.hasPrefix("project."), let range = keyPath.range(of: "].", options: .backwards) {
+            name = keyPath[range.upperBound...]
+        } else {
+            name = keyPath[...]  // a plist key path, or a setting of an `.xcconfig`
+        }
+        return String(name.hasPrefix("INFOPLIST_KEY_") ? name.dropFirst("INFOPLIST_KEY_".count) : name)
     }
 }

@@ -179,7 +179,7 @@ struct ConfigurationFindingTests {
 
         let missing = result.findings.filter { $0.ruleId == "MOAT-PRIV-104" }
         #expect(missing.map(\.location) == [Location(path: "Widget/Provider.swift", line: 3, column: 16)])
-        #expect(missing.first?.message == "requestWhenInUseAuthorization (CLLocationManager) reaches location while in use, but the Info.plist of target Widget has no NSLocationWhenInUseUsageDescription: without it iOS ignores the authorization request, so the app never gets location, and App Review rejects the build.")
+        #expect(missing.first?.message == "requestWhenInUseAuthorization (CLLocationManager) reaches location while in use, but the Info.plist of target Widget has no NSLocationWhenInUseUsageDescription: without it iOS ignores the authorization request, so the app never gets location; Apple requires the key of every app that asks for location.")
         #expect(missing.first?.evidence == "func start() { manager.requestWhenInUseAuthorization() }")
 
         let debuggable = result.findings.filter { $0.ruleId == "MOAT-PLAT-102" }
@@ -229,7 +229,7 @@ struct MalformedInputTests {
         #expect(result.errors.isEmpty)
         let weak = try #require(result.findings.first { $0.ruleId == "MOAT-PRIV-102" })
         #expect(weak.location == Location(path: "App/Info.plist", line: 1, keyPath: "NSCameraUsageDescription"))
-        #expect(weak.message == "NSCameraUsageDescription is empty: iOS asks for the camera without any explanation, and App Review rejects it.")
+        #expect(weak.message == "NSCameraUsageDescription is empty: iOS asks for the camera without any explanation, and App Review requires a purpose string that explains the use (Guideline 5.1.1).")
         #expect(!result.findings.contains { $0.ruleId == "MOAT-PRIV-104" }, "the key is present, even if empty")
     }
 

@@ -88,7 +88,7 @@ extension DebuggableReleaseRule: BinaryRule {
 extension MissingPurposeStringRule: BinaryRule {
     /// Protected APIs a binary calls (classes it references, selectors it sends, C functions and constants
     /// it imports, matched against the same permission table as source) versus the usage descriptions of
-    /// the Info.plist of the app or extension that runs the code. App Store Connect performs the same
+    /// the Info.plist of the app or extension that runs the code. Apple performs the same
     /// static check on upload (ITMS-90683).
     public func check(_ binary: BinaryImage, _ sink: inout FindingSink) {
         guard let bundle = binary.bundle, let info = bundle.hostInfoPlist else { return }
@@ -100,7 +100,7 @@ extension MissingPurposeStringRule: BinaryRule {
             let what = clause.anchor + (others.isEmpty ? "" : " (with \(others.joined(separator: ", ")))")
             let framework = binary.role == .framework || binary.role == .library
             sink.report("\(binary.name) uses \(what), which needs \(permission.satisfyingKeys[0]) for \(permission.resource), but \(info.path) does not have it: \(permission.consequence).",
-                        in: binary, symbol: clause.anchor, severity: min(permission.missingSeverity, .medium),
+                        in: binary, symbol: clause.anchor, severity: min(permission.missingSeverity, .low),
                         confidence: framework ? .medium : .high)
         }
     }

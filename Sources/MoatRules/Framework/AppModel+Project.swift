@@ -228,7 +228,7 @@ public struct AppUnit: Sendable {
     // MARK: Building units
 
     static func units(plists: [PropertyListDocument], sources: [SourceSummary], projects: [XcodeProject],
-                      interfaceBuilderDocuments: [InterfaceBuilderDocument]) -> [AppUnit] {
+                      interfaceBuilderDocuments: [InterfaceBuilderDocument], unused: Set<String> = []) -> [AppUnit] {
         var plistsByPath: [String: PropertyListDocument] = [:]
         for plist in plists where plistsByPath[plist.path] == nil { plistsByPath[plist.path] = plist }
         var units: [AppUnit] = []
@@ -254,7 +254,7 @@ public struct AppUnit: Sendable {
             claimed.contains(path) || membership.contains { $0.targets(of: path) != .none }
         }
         let loose = LooseFiles(
-            plists: plists.filter { !referencedByProject($0.path) },
+            plists: plists.filter { !referencedByProject($0.path) && !unused.contains($0.path) },
             sources: sources.filter { !referencedByProject($0.path) },
             interfaceBuilderDocuments: interfaceBuilderDocuments.filter { !referencedByProject($0.path) })
         units += looseUnits(loose, allPlists: plists, projects: projects, hasProjectUnits: !units.isEmpty)
@@ -262,6 +262,86 @@ public struct AppUnit: Sendable {
             units.append(looseUnit(plists: plists, sources: sources, interfaceBuilderDocuments: interfaceBuilderDocuments))
         }
         return units
+    }
+
+    /// Info.plists, entitlements files and privacy manifests that no target of any Xcode project uses, inside the folder of
+    /// the innermost project around them: not named by any target's `INFOPLIST_FILE` or
+    /// `CODE_SIGN_ENTITLEMENTS` (project, target or read `.xcconfig`, any configuration, any target kind) nor
+    /// copied by a target, while every target's own file of that kind is known. A project whose targets
+    /// name a file through an unread `.xcconfig` or an unexpanded `$(VARIABLE)` marks none of that kind;
+    /// without a project nothing is marked (loose files keep forming units by folder). Files in test
+    /// folders, in bundles (`.framework/`, `.bundle/`, `.app/`...) and in `Pods/` or `Carthage/` are left
+    /// as they are.
+    ///
+    /// A file with code no target compiles in its folder or below is left alone (a loose app's folder beside
+    /// the project, or a package's); a privacy manifest is marked only among code the targets compile (at
+    /// least one file).
+    static func unusedConfigurationPaths(plists: [PropertyListDocument], projects: [XcodeProject],
+                                         sources: [SourceSummary] = []) -> [String] {
+        guard !projects.isEmpty else { return [] }
+        let kinds: [(PlistKind, String)] = [(.infoPlist, "INFOPLIST_FILE"), (.entitlements, "CODE_SIGN_ENTITLEMENTS")]
+        var used = Set<String>()
+        // Per project (its path) and kind: a target names a file Moat cannot resolve.
+        var unresolved = Set<String>()
+        for project in projects {
+            // A spec include or a configuration file that could not be read may name any file.
+            if !project.warnings.isEmpty { for (kind, _) in kinds { unresolved.insert(project.path + "|" + kind.rawValue) } }
+            for target in project.targets {
+                for configuration in target.configurations {
+                    let settings = project.resolvedSettings(of: target, configuration: configuration.name)
+                    var complete = project.isComplete(configuration)
+                    if let own = project.projectConfigurations.first(where: { $0.name == configuration.name }),
+                       !project.isComplete(own) { complete = false }
+                    // An app or extension target with neither an Info.plist file nor a generated one names
+                    // its file somewhere Moat does not see.
+                    let generates = settings["GENERATE_INFOPLIST_FILE"].map { ["yes", "true", "1"].contains($0.value.lowercased()) } ?? false
+                    if target.isAppOrExtension, settings["INFOPLIST_FILE"] == nil, !generates {
+                        unresolved.insert(project.path + "|" + PlistKind.infoPlist.rawValue)
+                    }
+                    for (kind, name) in kinds {
+                        if !complete { unresolved.insert(project.path + "|" + kind.rawValue) }
+                        for (settingName, resolved) in settings where settingName == name || settingName.hasPrefix(name + "[") {
+                            let file = project.expand(resolved.value, target: target, settings: settings)
+                            if file.isEmpty { continue }
+                            if file.contains("$") {
+                                unresolved.insert(project.path + "|" + kind.rawValue)
+                            } else {
+                                used.insert(project.displayPath(file))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let membership = projects.map(ProjectMembership.init)
+        let bundleMarkers = [".framework/", ".xcframework/", ".bundle/", ".app/", ".appex/"]
+        var result: [String] = []
+        lazy var compiled = Set(projects.flatMap { project in
+            project.targets.flatMap { target in sources.map(\.path).filter { path in
+                project.projectRelativePath(path).map(target.contains) ?? false
+            } }
+        })
+        for plist in plists where [.infoPlist, .entitlements, .privacyManifest].contains(plist.kind) {
+            let path = plist.path
+            // Code no target compiles in the file's folder or below: another app's folder (a loose app beside
+            // the project), or a package's, which may use the file.
+            let folder = Self.folder(of: path)
+            let beside = sources.map(\.path).filter { folder.isEmpty || $0.hasPrefix(folder + "/") }
+            guard beside.allSatisfy(compiled.contains), plist.kind != .privacyManifest || !beside.isEmpty else { continue }
+            guard !used.contains(path), ShippingScope.reason(forPath: path) == nil,
+                  !bundleMarkers.contains(where: { path.contains($0) }),
+                  !path.split(separator: "/").contains(where: { $0 == "Pods" || $0 == "Carthage" }),
+                  !membership.contains(where: { $0.targets(of: path) != .none }) else { continue }
+            // The innermost project whose folder holds the file decides; beside no project, nothing is said.
+            let around = projects.filter { $0.projectRelativePath(path) != nil && !$0.targets.isEmpty }
+            guard let depth = around.map(\.projectDirectory.count).max() else { continue }
+            let owners = around.filter { $0.projectDirectory.count == depth }
+            guard owners.contains(where: { $0.targets.contains(where: \.isAppOrExtension) }),
+                  plist.kind == .privacyManifest
+                    || !owners.contains(where: { unresolved.contains($0.path + "|" + plist.kind.rawValue) }) else { continue }
+            result.append(path)
+        }
+        return result.sorted()
     }
 
     struct LooseFiles {

@@ -16,6 +16,9 @@ public final class AppModel: @unchecked Sendable {
     public let units: [AppUnit]
     /// Core Data models (`*.xcdatamodeld/*.xcdatamodel/contents`): entities and attributes.
     public let coreDataModels: [CoreDataModel]
+    /// Info.plists, entitlements files and privacy manifests in an Xcode project's folder that no target uses
+    /// (`AppUnit.unusedConfigurationPaths`): they ship in no bundle, and form no loose unit.
+    public let unusedConfigurationPaths: [String]
 
     public init(plists: [PropertyListDocument], sources: [SourceSummary], projects: [XcodeProject] = [],
                 interfaceBuilderDocuments: [InterfaceBuilderDocument] = [], coreDataModels: [CoreDataModel] = []) {
@@ -24,8 +27,10 @@ public final class AppModel: @unchecked Sendable {
         self.sources = sources
         self.projects = projects
         self.interfaceBuilderDocuments = interfaceBuilderDocuments
+        let unused = AppUnit.unusedConfigurationPaths(plists: plists, projects: projects, sources: sources)
+        self.unusedConfigurationPaths = unused
         self.units = AppUnit.units(plists: plists, sources: sources, projects: projects,
-                                   interfaceBuilderDocuments: interfaceBuilderDocuments)
+                                   interfaceBuilderDocuments: interfaceBuilderDocuments, unused: Set(unused))
     }
 
     public var infoPlists: [PropertyListDocument] { plists.filter { $0.kind == .infoPlist } }

@@ -39,7 +39,7 @@ public struct SuppressionWithoutReasonRule: SourceRule {
 public struct UnusedSuppressionRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-META-002", slug: "unused-suppression", title: "Inline suppression that matches no finding",
-        severity: .info, confidence: .high, cwe: [], masvs: [], mastg: [],
+        severity: .low, confidence: .high, cwe: [], masvs: [], mastg: [],
         rationale: "A stale suppression will silently hide the next real finding that lands on its line.",
         fix: "Remove the `moat:ignore` comment, or move it next to the finding it was meant for.",
         examples: [

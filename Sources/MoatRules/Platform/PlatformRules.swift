@@ -9,7 +9,7 @@ public enum PlatformRules {
                                               JavaScriptInjectionRule.self,
                                               JavaScriptInjectionDataflowRule.self, WebViewUntrustedURLRule.self,
                                               URLSchemeSensitiveActionRule.self, UntrustedURLOpenRule.self, URLHandlerUnvalidatedInputRule.self,
-                                              EntitlementsInventoryRule.self, DebuggableReleaseRule.self, DevelopmentPushEnvironmentRule.self,
+                                              EntitlementsInventoryRule.self, DebuggableReleaseRule.self,
                                               UniversalLinksWithoutHandlerRule.self, UniversalLinkHandlerWithoutDomainsRule.self,
                                               URLSchemeInventoryRule.self, URLSchemeWithoutHandlerRule.self, DeprecatedURLHandlerRule.self,
                                               GenericURLSchemeRule.self, ExtensionActivationAnythingRule.self, InterfaceBuilderUIWebViewRule.self,

@@ -174,12 +174,43 @@ public struct UnusedPermissionRule: AppRule {
     }
 }
 
+enum PermissionExamples {
+    /// An XcodeGen app target on `platform` whose code browses the local network with Bonjour, in a helper
+    /// type of its own file, and whose Info.plist has no local network usage description.
+    static func bonjourBrowser(platform: String, marker: String) -> [ExampleFile] {
+        [
+            ExampleFile(name: "project.yml", content: """
+            name: Remote
+            targets:
+              Remote:
+                type: application
+                platform: \(platform)
+                info:
+                  path: Remote/Info.plist
+                sources:
+                - path: Remote
+            """),
+            ExampleFile(name: "Remote/Info.plist", content: ExampleProject.plist("""
+                <key>CFBundlePackageType</key>
+                <string>APPL</string>
+            """)),
+            ExampleFile(name: "Remote/Discovery.swift", content: """
+            import Network
+            final class Discovery {
+                private let browser = \(marker)NWBrowser(for: .bonjour(type: "_remote._tcp", domain: nil), using: .tcp)
+                func start() { browser.start(queue: .main) }
+            }
+            """),
+        ]
+    }
+}
+
 public struct MissingPurposeStringRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PRIV-104", slug: "missing-usage-description", title: "Protected API used without its usage description",
-        severity: .medium, confidence: .high, evidence: .compliance, cwe: [359],
+        severity: .low, confidence: .high, evidence: .compliance, cwe: [359],
         masvs: ["MASVS-PRIVACY-3"], mastg: ["MASTG-TEST-0069"],
-        rationale: "iOS only lets an app reach a protected resource after showing the user the app's purpose string. Calling the API without the usage description in the Info.plist makes iOS terminate the app (camera, contacts, Bluetooth, photos...) or silently deny access (location), and App Store Connect rejects the upload. The check compares the calls each target compiles with the Info.plist of each of its build configurations, including `INFOPLIST_KEY_…` build settings when the Info.plist is generated; a setting Xcode ignores (no `GENERATE_INFOPLIST_FILE`) does not count. It stays quiet when a configuration's Info.plist cannot be read completely.",
+        rationale: "iOS only lets an app reach a protected resource after showing the user the app's purpose string. Calling the API without the usage description in the Info.plist makes iOS terminate the app (camera, contacts, Bluetooth, photos...) or silently deny access (location), and Apple requires the key of every app whose code uses such an API (ITMS-90683). A compliance and crash matter, not a security weakness: low. The check compares the calls each target compiles with the Info.plist of each of its build configurations, including `INFOPLIST_KEY_…` build settings when the Info.plist is generated; a setting Xcode ignores (no `GENERATE_INFOPLIST_FILE`) does not count. It stays quiet when a configuration's Info.plist cannot be read completely.",
         fix: "Add the usage description key with a specific purpose string to the target's Info.plist (or an `INFOPLIST_KEY_…` build setting with `GENERATE_INFOPLIST_FILE = YES`) for every configuration.",
         references: ["https://developer.apple.com/documentation/bundleresources/information_property_list/protected_resources"],
         examples: [
@@ -293,6 +324,10 @@ public struct MissingPurposeStringRule: AppRule {
                 }
                 """),
             ], triggers: false, note: "An XcodeGen project (no .xcodeproj committed): the recorder sits in the showcase app's folder, but only the Chat target compiles it (the showcase excludes **/Service/**), and Chat's Info.plist has the key."),
+            RuleExample(files: PermissionExamples.bonjourBrowser(platform: "iOS", marker: "↓"), triggers: true,
+                        note: "An iOS target browsing with Bonjour without NSLocalNetworkUsageDescription: iOS shows a generic prompt (low)."),
+            RuleExample(files: PermissionExamples.bonjourBrowser(platform: "watchOS", marker: ""), triggers: false,
+                        note: "The same code in a watchOS target: NSLocalNetworkUsageDescription is a key of iOS, iPadOS, macOS, tvOS and visionOS apps, and watchOS has no local network prompt."),
             RuleExample(files: [
                 ExampleFile(name: "App/Picker.swift", content: """
                 import PhotosUI
@@ -347,7 +382,7 @@ public struct MissingPurposeStringRule: AppRule {
         }
         for unit in app.appUnits {
             let code = app.ownSources(for: unit)
-            for permission in PermissionTable.permissions {
+            for permission in PermissionTable.permissions where unit.builds(forAnyOf: permission.platforms) {
                 guard let match = code.firstMatch(of: permission.requests) else { continue }
                 let complete = unit.configurations.filter(\.infoIsComplete)
                 let lacking = complete.filter { configuration in
@@ -394,7 +429,7 @@ public struct MissingPurposeStringRule: AppRule {
                 continue
             }
             sink.report("\(occurrence.match.clause.readable) reaches \(permission.resource), but \(PermissionText.list(occurrence.messages)): \(permission.consequence).",
-                        at: occurrence.match, severity: min(permission.missingSeverity, .medium))
+                        at: occurrence.match, severity: min(permission.missingSeverity, .low))
         }
     }
 }

@@ -32,7 +32,7 @@ public struct Permission: Sendable {
     /// Keys that are over-asked when none of `requests` and `uses` appears in the app's code.
     public var ownKeys: [String]
     /// Calls that make iOS ask the user (or access the data) and need a usage description: with none of
-    /// `satisfyingKeys` the app is terminated or denied, and App Store Connect rejects the build.
+    /// `satisfyingKeys` the app is terminated or denied, and Apple requires the key (ITMS-90683).
     public var requests: [APIClause]
     /// Other signs the resource is used (types, delegate callbacks); together with `requests` they decide
     /// whether a declared key is used at all.
@@ -43,9 +43,13 @@ public struct Permission: Sendable {
     /// False where the code that needs the key cannot be recognized by name reliably (local network
     /// traffic, say): such keys are never called unused.
     public var checksUnused: Bool
+    /// The platforms whose apps need the key (Apple's documentation of the key); a unit building for none
+    /// of them is not asked for it.
+    public var platforms: Set<ApplePlatform>
 
     public init(id: String, resource: String, satisfyingKeys: [String], ownKeys: [String]? = nil, requests: [APIClause],
-                uses: [APIClause] = [], consequence: String = crash, missingSeverity: Severity = .high, checksUnused: Bool = true) {
+                uses: [APIClause] = [], consequence: String = crash, missingSeverity: Severity = .high, checksUnused: Bool = true,
+                platforms: Set<ApplePlatform> = Set(ApplePlatform.allCases)) {
         self.id = id
         self.resource = resource
         self.satisfyingKeys = satisfyingKeys
@@ -55,9 +59,10 @@ public struct Permission: Sendable {
         self.consequence = consequence
         self.missingSeverity = missingSeverity
         self.checksUnused = checksUnused
+        self.platforms = platforms
     }
 
-    public static let crash = "iOS terminates the app when it accesses the resource without a purpose string, and App Store Connect rejects the build"
+    public static let crash = "iOS terminates the app when it accesses the resource without a purpose string, and Apple requires the key of every app whose code uses the API (ITMS-90683)"
 }
 
 /// The one table of privacy permissions: usage description keys, and the Swift and Objective-C APIs that
@@ -230,7 +235,7 @@ public enum PermissionTable {
             uses: [APIClause("CLLocationManager"), APIClause("CLLocationButton"), APIClause("LocationButton"), APIClause("CLMonitor"),
                    APIClause("CLServiceSession"), APIClause("CLLocationUpdate"), APIClause("MKUserTrackingButton"),
                    APIClause("showsUserLocation"), APIClause("UserAnnotation"), APIClause("userTrackingMode")],
-            consequence: "without it iOS ignores the authorization request, so the app never gets location, and App Review rejects the build"),
+            consequence: "without it iOS ignores the authorization request, so the app never gets location; Apple requires the key of every app that asks for location"),
         Permission(
             id: "location-always", resource: "location at all times",
             satisfyingKeys: ["NSLocationAlwaysAndWhenInUseUsageDescription", "NSLocationAlwaysUsageDescription"],
@@ -239,7 +244,7 @@ public enum PermissionTable {
                    APIClause("startMonitoring", "CLCircularRegion"), APIClause(APIs.regionMonitoring.selectors[0]),
                    APIClause("allowsBackgroundLocationUpdates"), APIClause("CLMonitor"), APIClause("CLBackgroundActivitySession"),
                    APIClause("CLServiceSession", "always")],
-            consequence: "without it iOS ignores the request for Always authorization, and App Review rejects the build"),
+            consequence: "without it iOS ignores the request for Always authorization; Apple requires the key of every app that asks for it"),
         Permission(
             id: "motion", resource: "motion and fitness activity", satisfyingKeys: ["NSMotionUsageDescription"],
             requests: [APIClause("startActivityUpdates", "CMMotionActivityManager"), APIClause("queryActivityStarting", "CMMotionActivityManager"),
@@ -262,7 +267,8 @@ public enum PermissionTable {
                        APIClause("MCNearbyServiceBrowser"), APIClause("MCNearbyServiceAdvertiser"), APIClause("MCAdvertiserAssistant"),
                        APIClause("MCBrowserViewController")],
             consequence: "iOS then shows a generic local network prompt that does not say why the app needs it",
-            missingSeverity: .low, checksUnused: false),
+            // NSLocalNetworkUsageDescription: iOS, iPadOS, macOS, tvOS and visionOS; watchOS has no such prompt.
+            missingSeverity: .low, checksUnused: false, platforms: [.iOS, .macOS, .tvOS, .visionOS]),
         Permission(
             id: "health", resource: "Health data",
             satisfyingKeys: ["NSHealthShareUsageDescription", "NSHealthUpdateUsageDescription"],
@@ -301,7 +307,7 @@ public enum PermissionTable {
             uses: [APIClause("LAContext"), APIClause("biometryCurrentSet"), APIClause("kSecAccessControlBiometryCurrentSet"),
                    APIClause("biometryAny"), APIClause("kSecAccessControlBiometryAny"), APIClause("LocalAuthenticationView"),
                    APIClause("userPresence"), APIClause("kSecAccessControlUserPresence")],
-            consequence: "on Face ID devices iOS then refuses biometric authentication (LAError.biometryNotAvailable) and App Review rejects the build",
+            consequence: "on Face ID devices iOS then refuses biometric authentication (LAError.biometryNotAvailable)",
             missingSeverity: .medium),
         Permission(
             id: "nfc", resource: "the NFC reader", satisfyingKeys: ["NFCReaderUsageDescription"],

@@ -85,31 +85,12 @@ enum PrivacyManifestExamples {
     """))
 }
 
-extension AppUnit {
-    /// A unit that builds for macOS only, where App Store Connect does not require required-reason
-    /// declarations (ITMS-91053 concerns iOS, iPadOS, tvOS, visionOS and watchOS apps): `SDKROOT = macosx`
-    /// (and no other platform in `SUPPORTED_PLATFORMS`), or for loose files an Info.plist with
-    /// `LSMinimumSystemVersion` and none of the iOS keys (`LSRequiresIPhoneOS`, `UIDeviceFamily`).
-    var isMacOnly: Bool {
-        let platforms = configurations.compactMap { $0.settings["SUPPORTED_PLATFORMS"]?.value.lowercased() }.filter { !$0.isEmpty }
-        let nonMac = ["iphone", "appletv", "watch", "xr", "auto"]
-        if !platforms.isEmpty { return platforms.allSatisfy { list in !nonMac.contains { list.contains($0) } } }
-        let sdks = configurations.compactMap { $0.settings["SDKROOT"]?.value.lowercased() }.filter { !$0.isEmpty }
-        if !sdks.isEmpty { return sdks.allSatisfy { $0.hasPrefix("macosx") } }
-        let infos = configurations.flatMap(\.infoPlists)
-        guard !infos.isEmpty else { return false }
-        return infos.allSatisfy { plist in
-            plist.root["LSMinimumSystemVersion"] != nil && plist.root["LSRequiresIPhoneOS"] == nil && plist.root["UIDeviceFamily"] == nil
-        }
-    }
-}
-
 public struct RequiredReasonAPIUndeclaredRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PRIV-105", slug: "required-reason-api-undeclared", title: "Required-reason API used but not declared in the privacy manifest",
-        severity: .medium, confidence: .high, evidence: .compliance, cwe: [359],
+        severity: .low, confidence: .high, evidence: .compliance, cwe: [359],
         masvs: ["MASVS-PRIVACY-3"], mastg: [],
-        rationale: "Some APIs can be used to fingerprint a device: user defaults, file timestamps (`NSFileCreationDate`, `creationDateKey`, `stat`, `getattrlist`...), system boot time (`systemUptime`, `mach_absolute_time`), disk space (`volumeAvailableCapacityKey`, `systemFreeSize`, `statfs`...) and active keyboards (`activeInputModes`). Since May 2024 App Store Connect rejects uploads whose code uses them without declaring the category and an approved reason in the bundle's `PrivacyInfo.xcprivacy` (ITMS-91053). Only unambiguous names count as a use: a `creationDate` property of the app's own model does not. The category table is `RequiredReasonAPITable`, shared with binary analysis.",
+        rationale: "Some APIs can be used to fingerprint a device: user defaults, file timestamps (`NSFileCreationDate`, `creationDateKey`, `stat`, `getattrlist`...), system boot time (`systemUptime`, `mach_absolute_time`), disk space (`volumeAvailableCapacityKey`, `systemFreeSize`, `statfs`...) and active keyboards (`activeInputModes`). Since May 2024 Apple requires new uploads whose code uses them to declare the category and an approved reason in the bundle's `PrivacyInfo.xcprivacy` (ITMS-91053). A compliance matter, not a security weakness: low. Not reported for a target that builds for macOS only. Only unambiguous names count as a use: a `creationDate` property of the app's own model does not. The category table is `RequiredReasonAPITable`, shared with binary analysis.",
         fix: "Add an `NSPrivacyAccessedAPITypes` entry for the category with the approved reason that matches the use (for example `CA92.1` for user defaults read and written by the app itself) to the target's `PrivacyInfo.xcprivacy`.",
         references: ["https://developer.apple.com/documentation/bundleresources/privacy_manifest_files/describing_use_of_required_reason_api"],
         examples: [
@@ -165,7 +146,7 @@ public struct RequiredReasonAPIUndeclaredRule: AppRule {
                 guard !entries.contains(where: { !$0.reasons.isEmpty }) else { continue }
                 let problem = entries.isEmpty ? "\(manifestNames) does not declare \(category.category)"
                     : "\(manifestNames) declares \(category.category) without a reason"
-                sink.report("\(match.clause.readable) is a \(category.name) required-reason API, but \(problem): App Store Connect rejects the upload (ITMS-91053). Approved reasons: \(category.reasons.joined(separator: ", ")).",
+                sink.report("\(match.clause.readable) is a \(category.name) required-reason API, but \(problem): Apple requires new uploads to declare each required-reason API category with an approved reason (ITMS-91053). Approved reasons: \(category.reasons.joined(separator: ", ")).",
                             at: match)
             }
         }
@@ -241,7 +222,7 @@ public struct TrackingDomainsWithoutTrackingRule: PropertyListRule {
 
     public static let description = RuleDescription(
         id: "MOAT-PRIV-107", slug: "tracking-domains-without-tracking", title: "Tracking domains declared while NSPrivacyTracking is false",
-        severity: .medium, confidence: .high, evidence: .compliance, cwe: [359],
+        severity: .low, confidence: .high, evidence: .compliance, cwe: [359],
         masvs: ["MASVS-PRIVACY-2", "MASVS-PRIVACY-3"], mastg: [],
         rationale: "`NSPrivacyTrackingDomains` lists the hosts the app contacts to track users; iOS blocks them until the user allows tracking through App Tracking Transparency. A manifest that lists tracking domains but says `NSPrivacyTracking` is false (or leaves it out, which means false) contradicts itself: either the app tracks and its privacy declaration is wrong, or the list is stale.",
         fix: "If the app tracks users, set `NSPrivacyTracking` to true, ask for permission with `ATTrackingManager`, and declare it in the App Store privacy labels. Otherwise remove the domains and stop contacting them for tracking.",
@@ -286,9 +267,9 @@ public struct TrackingDomainsWithoutTrackingRule: PropertyListRule {
 public struct MissingPrivacyManifestRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PRIV-108", slug: "missing-privacy-manifest", title: "Required-reason APIs used without a privacy manifest",
-        severity: .medium, confidence: .high, evidence: .compliance, cwe: [359],
+        severity: .low, confidence: .high, evidence: .compliance, cwe: [359],
         masvs: ["MASVS-PRIVACY-3"], mastg: [],
-        rationale: "An app (and each extension bundle) whose code uses required-reason APIs must ship a `PrivacyInfo.xcprivacy` that declares them; App Store Connect rejects uploads without one (ITMS-91053). The check looks at the code each app or extension target compiles and at the manifests copied into that bundle (Copy Bundle Resources or a synchronized folder); a manifest next to the code but not in the target is pointed out. Confidence is medium for extensions.",
+        rationale: "An app (and each extension bundle) whose code uses required-reason APIs must ship a `PrivacyInfo.xcprivacy` that declares them: Apple requires it of new uploads since May 2024 (ITMS-91053). A compliance matter, not a security weakness: low; not reported for a target that builds for macOS only. The check looks at the code each app or extension target compiles and at the manifests copied into that bundle (Copy Bundle Resources or a synchronized folder); a manifest next to the code but not in the target is pointed out. Targets whose first use is the same line (an app and the extensions that compile its shared code) are one finding that names them all. Confidence is medium for extensions.",
         fix: "Add a Privacy Manifest file (File > New > File > App Privacy) to the target, and declare each required-reason API category with its approved reason.",
         references: ["https://developer.apple.com/documentation/bundleresources/privacy_manifest_files"],
         examples: [
@@ -336,6 +317,11 @@ public struct MissingPrivacyManifestRule: AppRule {
     public func check(_ app: AppModel, _ sink: inout FindingSink) {
         // An application target Xcode never archives (a showcase or UI-test host app) is never uploaded:
         // App Store Connect's check does not concern it.
+        // One decision, one finding: targets whose first use is the same line (an app and the extensions
+        // that compile its shared code) are reported together, the application first.
+        struct Lacking { var unit: AppUnit; var first: CodeMatch; var uses: [String] }
+        var groups: [String: [Lacking]] = [:]
+        var order: [String] = []
         for unit in app.appUnits where unit.privacyManifests.isEmpty && !unit.isMacOnly && !unit.isNeverArchived {
             let code = app.ownSources(for: unit)
             let matches = RequiredReasonAPITable.categories.compactMap { category in
@@ -343,11 +329,24 @@ public struct MissingPrivacyManifestRule: AppRule {
             }.sorted { ($0.1.path, $0.1.position.offset) < ($1.1.path, $1.1.position.offset) }
             guard let first = matches.first?.1 else { continue }
             let uses = matches.map { "\($0.0.name) (\($0.1.clause.anchor) in \($0.1.path):\($0.1.position.line))" }
-            var message = "\(unit.isLoose ? "The app" : "Target \(unit.name)") uses required-reason APIs — \(PermissionText.list(uses)) — but ships no PrivacyInfo.xcprivacy: App Store Connect rejects the upload (ITMS-91053)."
-            if let stray = unit.unclaimedPrivacyManifests.first {
-                message += " \(stray.path) exists but is not copied into this target's bundle."
+            let key = "\(first.path):\(first.position.offset)"
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(Lacking(unit: unit, first: first, uses: uses))
+        }
+        for key in order {
+            guard let members = groups[key]?.sorted(by: { !$0.unit.isExtension && $1.unit.isExtension }), let lead = members.first else { continue }
+            let unit = lead.unit
+            let subject: String
+            if members.count == 1 {
+                subject = unit.isLoose ? "The app uses" : "Target \(unit.name) uses"
+            } else {
+                subject = "Targets \(PermissionText.list(members.map(\.unit.name))) use"
             }
-            sink.report(message, at: first, confidence: unit.isExtension ? .medium : nil)
+            var message = "\(subject) required-reason APIs — \(PermissionText.list(lead.uses)) — but \(members.count == 1 ? "ships" : "ship") no PrivacyInfo.xcprivacy: since May 2024 Apple requires new uploads to declare required-reason APIs in a privacy manifest (ITMS-91053)."
+            if let stray = members.lazy.compactMap(\.unit.unclaimedPrivacyManifests.first).first {
+                message += " \(stray.path) exists but is not copied into \(members.count == 1 ? "this target's bundle" : "these targets' bundles")."
+            }
+            sink.report(message, at: lead.first, confidence: members.allSatisfy(\.unit.isExtension) ? .medium : nil)
         }
     }
 }

@@ -92,10 +92,10 @@ public enum PurposeStringQuality {
 public struct WeakPurposeStringRule: AppRule {
     public static let description = RuleDescription(
         id: "MOAT-PRIV-102", slug: "weak-purpose-string", title: "Empty, placeholder or uninformative purpose string",
-        severity: .medium, confidence: .high, evidence: .compliance, cwe: [359],
+        severity: .low, confidence: .high, evidence: .compliance, cwe: [359],
         masvs: ["MASVS-PRIVACY-3"], mastg: ["MASTG-TEST-0069"],
         rationale: """
-        The purpose string is all the user reads before granting access, and App Review rejects strings that do not explain why the app needs the data (Guideline 5.1.1). Findings, from most to least certain: an empty or blank string, or a value that is not a string (medium); a placeholder — a whole string such as "test", "description", "n/a", "…" or any string with TODO, FIXME, TBD, XXX, lorem, placeholder (medium); only the app's name or `$(PRODUCT_NAME)` (medium); a single word, or two words under ten characters (low); and a string made only of words that name the resource and say that the app wants it — "We want to access your camera", "This app needs camera access", "Location is required for the app to work properly" — with no word that tells what the app does with it (low). Only the key's own resource words count as restating (a microphone string may say "video"), text in non-Latin scripts is not judged, and a string that is only an unresolved `$(VARIABLE)` is not judged. A good string names the feature: "Scan a receipt so it can be attached to your expense report."
+        The purpose string is all the user reads before granting access, and App Review requires a string that explains why the app needs the data (Guideline 5.1.1). Findings (all low: a compliance matter), from most to least certain: an empty or blank string, or a value that is not a string; a placeholder — a whole string such as "test", "description", "n/a", "…" or any string with TODO, FIXME, TBD, XXX, lorem, placeholder; only the app's name or `$(PRODUCT_NAME)`; a single word, or two words under ten characters; and a string made only of words that name the resource and say that the app wants it — "We want to access your camera", "This app needs camera access", "Location is required for the app to work properly" — with no word that tells what the app does with it. Only the key's own resource words count as restating (a microphone string may say "video"), text in non-Latin scripts is not judged, and a string that is only an unresolved `$(VARIABLE)` is not judged. A good string names the feature: "Scan a receipt so it can be attached to your expense report."
         """,
         fix: "Write one sentence that names the feature and the benefit: \"Scan a receipt so it can be attached to your expense report.\" Localize it in InfoPlist.strings.",
         references: ["https://developer.apple.com/design/human-interface-guidelines/privacy#Requesting-permission",
@@ -180,9 +180,9 @@ public struct WeakPurposeStringRule: AppRule {
         case .notAString:
             sink.report("\(key) is not a string: iOS has no purpose to show when asking for \(resource).", at: value)
         case .empty:
-            sink.report("\(key) is empty: iOS asks for \(resource) without any explanation, and App Review rejects it.", at: value)
+            sink.report("\(key) is empty: iOS asks for \(resource) without any explanation, and App Review requires a purpose string that explains the use (Guideline 5.1.1).", at: value)
         case .placeholder(let word):
-            sink.report("\(key) is a placeholder (\(PermissionText.quoted(word, limit: 30))): users asked for \(resource) read unfinished text, and App Review rejects it.",
+            sink.report("\(key) is a placeholder (\(PermissionText.quoted(word, limit: 30))): users asked for \(resource) read unfinished text; App Review requires a purpose string that explains the use (Guideline 5.1.1).",
                         at: value)
         case .appNameOnly:
             sink.report("\(key) (\(shown)) only names the app: it does not tell users why the app needs \(resource).", at: value)
