@@ -25,6 +25,14 @@ public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable
     /// release configuration, embedded by no other target): a showcase or UI-test host app
     /// (`AppModel.neverArchivedOnlyPaths`, and what app rules report about such a target).
     case notArchived = "not-archived"
+    /// An `#if` clause that no platform the file is built for compiles: `#if os(Linux)`, `#if canImport(Glibc)`,
+    /// `#if defined(__linux__)` / `_WIN32` / `__ANDROID__` always; `#if os(macOS)` when no target that compiles
+    /// the file builds for macOS (`NonShippingRegion.condition`, decided with the app model).
+    case otherPlatform = "other-platform"
+    /// A branch only an OS older than the deployment target runs: the `else` of `if #available(iOS 12, *)`
+    /// and the body of `guard #available(iOS 12, *) else` or `if #unavailable(iOS 12)` when every target
+    /// that compiles the file deploys to iOS 12 or later (`NonShippingRegion.condition`).
+    case belowDeploymentTarget = "below-deployment-target"
 
     /// Plural label for the text report's count line ("tests 12, previews 3, debug-only 2").
     public var countLabel: String {
@@ -37,6 +45,8 @@ public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable
         case .simulatorOnly: return "simulator-only"
         case .notCompiled: return "not compiled"
         case .notArchived: return "never archived"
+        case .otherPlatform: return "other platforms"
+        case .belowDeploymentTarget: return "below deployment target"
         }
     }
 
@@ -51,6 +61,8 @@ public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable
         case .simulatorOnly: return "simulator-only code"
         case .notCompiled: return "template no target compiles"
         case .notArchived: return "app target never archived"
+        case .otherPlatform: return "code for another platform"
+        case .belowDeploymentTarget: return "runs only below the deployment target"
         }
     }
 
@@ -67,13 +79,18 @@ public struct NonShippingRegion: Codable, Sendable, Hashable {
     public var endLine: Int
     public var endColumn: Int
     public var reason: NonShippingReason
+    /// When the region does not ship only for some apps: the platforms or deployment targets it depends
+    /// on (`PlatformCondition`'s text), decided with the targets that compile the file. nil: never ships.
+    public var condition: String?
 
-    public init(startLine: Int, startColumn: Int, endLine: Int, endColumn: Int, reason: NonShippingReason) {
+    public init(startLine: Int, startColumn: Int, endLine: Int, endColumn: Int, reason: NonShippingReason,
+                condition: String? = nil) {
         self.startLine = startLine
         self.startColumn = startColumn
         self.endLine = endLine
         self.endColumn = endColumn
         self.reason = reason
+        self.condition = condition
     }
 
     public func contains(line: Int, column: Int) -> Bool {
