@@ -10,7 +10,9 @@
 ///   around them compiles, and what only an application target Xcode never archives uses (`SKIP_INSTALL`);
 /// - **by region of a source file** (`NonShippingRegion`, computed with the file's summary): `#if DEBUG`
 ///   and simulator-only `#if` clauses (Swift and C-family; the `#else` of `#if DEBUG` ships), SwiftUI
-///   `PreviewProvider` types, and `if … == .debug { … }` branches of a build-configuration check.
+///   `PreviewProvider` types, and `if … == .debug { … }` branches of a build-configuration check; other
+///   platforms' `#if` clauses and branches below the deployment target (some decided with the app model:
+///   `NonShippingRegion.condition`).
 public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable, Comparable {
     case test
     case mock

@@ -11,6 +11,11 @@ import MoatCore
 //   are freestanding macro declarations the Swift front end does not lower: no rule can report in them.)
 // - The `then` branch of `if <value> == .debug { … }` (or `.debug == <value>`) and of
 //   `if _isDebugAssertConfiguration() { … }`: code for a debug build configuration. Its `else` ships.
+// - `#if` clauses for other platforms (`CompilationCondition.value(on:)`): none of Apple's compiles them
+//   (`os(Linux)`, `__linux__`), or only some do (`os(macOS)`: the region's `condition` names them, the app
+//   model decides with the targets compiling the file).
+// - Availability fallbacks (`#available` else-branches, `#unavailable` bodies): their `condition` holds the
+//   versions checked, the app model compares them with the deployment targets.
 
 extension NonShippingRegion {
     /// Non-shipping regions of a file, in source order (nested regions may overlap).
