@@ -239,6 +239,7 @@ extension BinaryWriter {
         int(value.endLine)
         int(value.endColumn)
         string(value.reason.rawValue)
+        optionalString(value.condition)
     }
 }
 
@@ -290,6 +291,6 @@ extension BinaryReader {
 
     public mutating func nonShippingRegion() throws -> NonShippingRegion {
         NonShippingRegion(startLine: try int(), startColumn: try int(), endLine: try int(), endColumn: try int(),
-                          reason: try rawValue(NonShippingReason.self))
+                          reason: try rawValue(NonShippingReason.self), condition: try optionalString())
     }
 }

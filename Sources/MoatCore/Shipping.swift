@@ -10,7 +10,9 @@
 ///   around them compiles, and what only an application target Xcode never archives uses (`SKIP_INSTALL`);
 /// - **by region of a source file** (`NonShippingRegion`, computed with the file's summary): `#if DEBUG`
 ///   and simulator-only `#if` clauses (Swift and C-family; the `#else` of `#if DEBUG` ships), SwiftUI
-///   `PreviewProvider` types, and `if … == .debug { … }` branches of a build-configuration check.
+///   `PreviewProvider` types, and `if … == .debug { … }` branches of a build-configuration check; other
+///   platforms' `#if` clauses and branches below the deployment target (some decided with the app model:
+///   `NonShippingRegion.condition`).
 public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable, Comparable {
     case test
     case mock
@@ -29,6 +31,14 @@ public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable
     /// uses (`INFOPLIST_FILE`, `CODE_SIGN_ENTITLEMENTS`, bundle resources), while every target's own file
     /// is known: a leftover nothing builds (`AppModel.unusedConfigurationPaths`).
     case noTarget = "no-target"
+    /// An `#if` clause that no platform the file is built for compiles: `#if os(Linux)`, `#if canImport(Glibc)`,
+    /// `#if defined(__linux__)` / `_WIN32` / `__ANDROID__` always; `#if os(macOS)` when no target that compiles
+    /// the file builds for macOS (`NonShippingRegion.condition`, decided with the app model).
+    case otherPlatform = "other-platform"
+    /// A branch only an OS older than the deployment target runs: the `else` of `if #available(iOS 12, *)`
+    /// and the body of `guard #available(iOS 12, *) else` or `if #unavailable(iOS 12)` when every target
+    /// that compiles the file deploys to iOS 12 or later (`NonShippingRegion.condition`).
+    case belowDeploymentTarget = "below-deployment-target"
 
     /// Plural label for the text report's count line ("tests 12, previews 3, debug-only 2").
     public var countLabel: String {
@@ -42,6 +52,8 @@ public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable
         case .notCompiled: return "not compiled"
         case .notArchived: return "never archived"
         case .noTarget: return "used by no target"
+        case .otherPlatform: return "other platforms"
+        case .belowDeploymentTarget: return "below deployment target"
         }
     }
 
@@ -57,6 +69,8 @@ public enum NonShippingReason: String, Codable, Sendable, Hashable, CaseIterable
         case .notCompiled: return "template no target compiles"
         case .notArchived: return "app target never archived"
         case .noTarget: return "file no target uses"
+        case .otherPlatform: return "code for another platform"
+        case .belowDeploymentTarget: return "runs only below the deployment target"
         }
     }
 
@@ -73,13 +87,18 @@ public struct NonShippingRegion: Codable, Sendable, Hashable {
     public var endLine: Int
     public var endColumn: Int
     public var reason: NonShippingReason
+    /// When the region does not ship only for some apps: the platforms or deployment targets it depends
+    /// on (`PlatformCondition`'s text), decided with the targets that compile the file. nil: never ships.
+    public var condition: String?
 
-    public init(startLine: Int, startColumn: Int, endLine: Int, endColumn: Int, reason: NonShippingReason) {
+    public init(startLine: Int, startColumn: Int, endLine: Int, endColumn: Int, reason: NonShippingReason,
+                condition: String? = nil) {
         self.startLine = startLine
         self.startColumn = startColumn
         self.endLine = endLine
         self.endColumn = endColumn
         self.reason = reason
+        self.condition = condition
     }
 
     public func contains(line: Int, column: Int) -> Bool {

@@ -18,9 +18,21 @@ public struct NonShippingMap: Sendable {
     /// (files only test targets compile).
     public init(files: [DiscoveredFile], sources: [SourceSummary], app: AppModel?) {
         for file in files { if let reason = file.nonShipping { paths[file.path] = reason } }
+        // Regions that depend on what the file is built for (`#if os(macOS)`, `#available` fallbacks) are
+        // kept only when the targets compiling the file decide them (`PlatformCondition`).
+        var platforms: (byPath: [String: BuildPlatforms], others: BuildPlatforms)?
         for source in sources {
             if let reason = source.nonShipping { paths[source.path] = paths[source.path] ?? reason }
-            if !source.nonShippingRegions.isEmpty { regions[source.path] = source.nonShippingRegions }
+            var kept = source.nonShippingRegions
+            if kept.contains(where: { $0.condition != nil }) {
+                if platforms == nil { platforms = app?.sourceBuildPlatforms ?? ([:], BuildPlatforms()) }
+                let built = platforms!.byPath[source.path] ?? platforms!.others
+                kept = kept.filter { region in
+                    guard let text = region.condition else { return true }
+                    return PlatformCondition(text: text)?.holds(for: built) ?? false
+                }
+            }
+            if !kept.isEmpty { regions[source.path] = kept }
         }
         for path in app?.testTargetOnlyPaths ?? [] where paths[path] == nil { paths[path] = .test }
         for path in app?.uncompiledTemplatePaths ?? [] where paths[path] == nil { paths[path] = .notCompiled }

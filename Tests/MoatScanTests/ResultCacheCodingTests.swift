@@ -33,7 +33,8 @@ struct ResultCacheCodingTests {
         summary.surfaceFacts = [SurfaceFact(kind: .urlLiteral, value: "http://api.example.com",
                                             position: SourcePosition(line: 9, column: 3, offset: 200))]
         summary.nonShipping = .fixture
-        summary.nonShippingRegions = [NonShippingRegion(startLine: 20, startColumn: 1, endLine: 30, endColumn: 7, reason: .simulatorOnly)]
+        summary.nonShippingRegions = [NonShippingRegion(startLine: 20, startColumn: 1, endLine: 30, endColumn: 7, reason: .simulatorOnly,
+                                                              condition: "compiled-for:macOS")]
         return ResultCache.Entry(
             findings: [finding, Finding(ruleId: "MOAT-CODE-001", slug: "s", title: "t", severity: .low, confidence: .low, message: "m",
                                         location: Location(path: "p", line: 1), cwe: [], masvs: [], mastg: [], fix: "f")],

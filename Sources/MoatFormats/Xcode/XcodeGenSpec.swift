@@ -253,7 +253,9 @@ public enum XcodeGenSpec {
 
     static let keptSettings: Set<String> = ["INFOPLIST_FILE", "CODE_SIGN_ENTITLEMENTS", "GENERATE_INFOPLIST_FILE", "SDKROOT",
                                             "PRODUCT_BUNDLE_IDENTIFIER", "PRODUCT_NAME", "SWIFT_ACTIVE_COMPILATION_CONDITIONS",
-                                            "GCC_PREPROCESSOR_DEFINITIONS"]
+                                            "GCC_PREPROCESSOR_DEFINITIONS", "IPHONEOS_DEPLOYMENT_TARGET", "MACOSX_DEPLOYMENT_TARGET",
+                                            "WATCHOS_DEPLOYMENT_TARGET", "TVOS_DEPLOYMENT_TARGET", "XROS_DEPLOYMENT_TARGET",
+                                            "SUPPORTED_PLATFORMS"]
 
     /// Whether a file name is an XcodeGen spec Moat reads (`project.yml`, `project.yaml`).
     public static func isSpecFileName(_ name: String) -> Bool {
@@ -385,6 +387,17 @@ public enum XcodeGenSpec {
                 if entry.key == "INFOPLIST_FILE" || entry.key == "CODE_SIGN_ENTITLEMENTS" { resolved = XcodeProject.normalize(value) }
                 settings[entry.key] = BuildSetting(name: entry.key, value: resolved, values: [resolved], line: entry.line, column: 1)
             }
+        }
+        // The deployment target: the target's `deploymentTarget`, else the spec's `options.deploymentTarget`
+        // for the platform (`iOS: "15.0"`); a setting written in `settings` wins.
+        let platformKey = ["ios": "iOS", "macos": "macOS", "watchos": "watchOS", "tvos": "tvOS", "visionos": "visionOS"][platform] ?? "iOS"
+        let deploymentSetting = ["macosx": "MACOSX_DEPLOYMENT_TARGET", "watchos": "WATCHOS_DEPLOYMENT_TARGET",
+                                 "appletvos": "TVOS_DEPLOYMENT_TARGET", "xros": "XROS_DEPLOYMENT_TARGET"][sdk] ?? "IPHONEOS_DEPLOYMENT_TARGET"
+        let deploymentNode = node["deploymentTarget"]?.string != nil ? node["deploymentTarget"]
+            : node["deploymentTarget"]?[platformKey] ?? spec.node["options"]?["deploymentTarget"]?[platformKey]
+        if let deploymentNode, let version = deploymentNode.string {
+            common[deploymentSetting] = BuildSetting(name: deploymentSetting, value: version, values: [version],
+                                                     line: deploymentNode.line, column: 1)
         }
         let settingsNode = node["settings"]
         collect(settingsNode, into: &common)

@@ -11,6 +11,11 @@ import MoatCore
 //   are freestanding macro declarations the Swift front end does not lower: no rule can report in them.)
 // - The `then` branch of `if <value> == .debug { … }` (or `.debug == <value>`) and of
 //   `if _isDebugAssertConfiguration() { … }`: code for a debug build configuration. Its `else` ships.
+// - `#if` clauses for other platforms (`CompilationCondition.value(on:)`): none of Apple's compiles them
+//   (`os(Linux)`, `__linux__`), or only some do (`os(macOS)`: the region's `condition` names them, the app
+//   model decides with the targets compiling the file).
+// - Availability fallbacks (`#available` else-branches, `#unavailable` bodies): their `condition` holds the
+//   versions checked, the app model compares them with the deployment targets.
 
 extension NonShippingRegion {
     /// Non-shipping regions of a file, in source order (nested regions may overlap).
@@ -21,9 +26,11 @@ extension NonShippingRegion {
         for type in file.allTypes where type.inherits.contains(where: { Self.lastComponent($0) == "PreviewProvider" }) {
             regions.append(NonShippingRegion(range: type.range, reason: .preview))
         }
-        if mentionsDebug {
+        let mentionsAvailability = mentionsAvailabilityCheck(file.source)
+        if mentionsDebug || mentionsAvailability {
             file.forEachStatement { statement, _ in
-                guard case .ifStatement(let conditions, let then, _) = statement.kind, conditions.count == 1,
+                if mentionsAvailability { regions.append(contentsOf: availabilityRegions(of: statement)) }
+                guard mentionsDebug, case .ifStatement(let conditions, let then, _) = statement.kind, conditions.count == 1,
                       case .expression(let condition) = conditions[0], isDebugConfigurationCheck(condition) else { return }
                 regions.append(NonShippingRegion(range: then.range, reason: .debugOnly))
             }
@@ -31,9 +38,87 @@ extension NonShippingRegion {
         return regions.sorted { ($0.startLine, $0.startColumn, $0.endLine) < ($1.startLine, $1.startColumn, $1.endLine) }
     }
 
-    init(range: SourceRange, reason: NonShippingReason) {
+    init(range: SourceRange, reason: NonShippingReason, condition: String? = nil) {
         self.init(startLine: range.start.line, startColumn: range.start.column,
-                  endLine: range.end.line, endColumn: range.end.column, reason: reason)
+                  endLine: range.end.line, endColumn: range.end.column, reason: reason, condition: condition)
+    }
+
+    // MARK: Availability
+
+    /// Whether the text holds `available(` (`#available`, `#unavailable`, `@available`, `__builtin_available`):
+    /// only those files are walked for availability checks.
+    static func mentionsAvailabilityCheck(_ source: String) -> Bool {
+        func search(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            let needle = Array("vailable(".utf8)
+            guard bytes.count >= needle.count else { return false }
+            var index = 0
+            while index + needle.count <= bytes.count {
+                if bytes[index] == needle[0] {
+                    var matches = true
+                    for offset in 1..<needle.count where bytes[index + offset] != needle[offset] { matches = false; break }
+                    if matches { return true }
+                }
+                index += 1
+            }
+            return false
+        }
+        return source.utf8.withContiguousStorageIfAvailable(search) ?? Array(source.utf8).withUnsafeBufferPointer(search)
+    }
+
+    /// The branches of an availability check that run only on an OS older than the versions it names:
+    /// the `else` of `if #available(...)` and the body of `guard #available(...) else` when the check is the
+    /// only condition (another one failing runs them too), and the body of `if #unavailable(...)` whatever
+    /// else it asks. Objective-C `if (@available(...))` and `__builtin_available` alike.
+    static func availabilityRegions(of statement: Statement) -> [NonShippingRegion] {
+        switch statement.kind {
+        case .ifStatement(let conditions, let then, let elseBranch):
+            var regions: [NonShippingRegion] = []
+            for case .other(let text, _) in conditions {
+                if let (condition, negated) = availabilityCheck(text), negated {
+                    regions.append(NonShippingRegion(range: then.range, reason: .belowDeploymentTarget, condition: condition.text))
+                    break
+                }
+            }
+            if conditions.count == 1, case .other(let text, _) = conditions[0], let elseBranch,
+               let (condition, negated) = availabilityCheck(text), !negated {
+                regions.append(NonShippingRegion(range: elseBranch.range, reason: .belowDeploymentTarget, condition: condition.text))
+            }
+            return regions
+        case .guardStatement(let conditions, let elseBody):
+            guard conditions.count == 1, case .other(let text, _) = conditions[0],
+                  let (condition, negated) = availabilityCheck(text), !negated else { return [] }
+            return [NonShippingRegion(range: elseBody.range, reason: .belowDeploymentTarget, condition: condition.text)]
+        default:
+            return []
+        }
+    }
+
+    /// `#available(iOS 13.0, macOS 10.15, *)` → (the versions, false); `#unavailable(iOS 15)` → (…, true).
+    /// nil for another condition, or a specification not read (`iOS 13` only with a version).
+    static func availabilityCheck(_ text: String) -> (PlatformCondition, negated: Bool)? {
+        var body = text.trimmingSpaces()
+        if body.hasSuffix(",") { body.removeLast() }
+        let negated: Bool
+        if body.hasPrefix("#available(") || body.hasPrefix("@available(") || body.hasPrefix("__builtin_available(") {
+            negated = false
+        } else if body.hasPrefix("#unavailable(") {
+            negated = true
+        } else {
+            return nil
+        }
+        guard let open = body.firstIndex(of: "("), let close = body.lastIndex(of: ")"), open < close else { return nil }
+        var versions: [ApplePlatform: OSVersion] = [:]
+        var otherPlatforms = false
+        for part in body[body.index(after: open)..<close].split(separator: ",") {
+            let words = part.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+            if words.count == 1, words[0] == "*" { otherPlatforms = true; continue }
+            guard words.count == 2, let version = OSVersion(String(words[1])) else { return nil }
+            // Another platform name (`macCatalyst`): its check is left to the platforms named.
+            guard let platform = ApplePlatform(availabilityName: String(words[0])) else { continue }
+            versions[platform] = version
+        }
+        guard !versions.isEmpty else { return nil }
+        return (.unavailable(versions: versions, otherPlatforms: otherPlatforms), negated)
     }
 
     static func lastComponent(_ name: String) -> Substring {
@@ -64,6 +149,8 @@ extension NonShippingRegion {
         var previous: [CompilationCondition] = []
         var clauseStartLine: Int
         var clauseReason: NonShippingReason?
+        /// For an `otherPlatform` clause: the platforms that may compile it (nil: none does).
+        var clauseCondition: String?
     }
 
     static func conditionalRegions(in file: CodeFile) -> [NonShippingRegion] {
@@ -74,7 +161,8 @@ extension NonShippingRegion {
         func close(_ group: OpenGroup, before line: Int) {
             if let reason = group.clauseReason, group.clauseStartLine + 1 <= line - 1 {
                 regions.append(NonShippingRegion(startLine: group.clauseStartLine + 1, startColumn: 1,
-                                                 endLine: line - 1, endColumn: Int.max, reason: reason))
+                                                 endLine: line - 1, endColumn: Int.max, reason: reason,
+                                                 condition: group.clauseCondition))
             }
         }
         func open(_ condition: CompilationCondition?, at line: Int, after previous: [CompilationCondition]) -> OpenGroup {
@@ -82,7 +170,22 @@ extension NonShippingRegion {
             var reason: NonShippingReason?
             for earlier in previous { reason = reason ?? earlier.reasonWhenFalse }
             if let condition { reason = reason ?? condition.reasonWhenTrue }
-            return OpenGroup(previous: previous + (condition.map { [$0] } ?? []), clauseStartLine: line, clauseReason: reason)
+            var platformCondition: String?
+            if reason == nil {
+                // The platforms on which the clause may be compiled: no earlier condition is surely true there
+                // and its own is not surely false.
+                let compiled = ApplePlatform.allCases.filter { platform in
+                    !previous.contains { $0.value(on: platform) == true } && condition?.value(on: platform) != false
+                }
+                if compiled.isEmpty {
+                    reason = .otherPlatform
+                } else if compiled.count < ApplePlatform.allCases.count {
+                    reason = .otherPlatform
+                    platformCondition = PlatformCondition.compiledFor(Set(compiled)).text
+                }
+            }
+            return OpenGroup(previous: previous + (condition.map { [$0] } ?? []), clauseStartLine: line, clauseReason: reason,
+                             clauseCondition: platformCondition)
         }
         for (line, text) in directives {
             let (keyword, rest) = splitDirective(text)
@@ -203,6 +306,62 @@ indirect enum CompilationCondition: Equatable {
         case .or(let lhs, let rhs): return lhs.reasonWhenFalse ?? rhs.reasonWhenFalse
         }
     }
+
+    /// Whether the condition holds in a build for an Apple platform: true or false when it surely does or
+    /// does not, nil when it depends on more than the platform (`DEBUG`, `canImport(SomeKit)`, `arch(arm64)`).
+    /// `os(...)` of an Apple platform; other operating systems (`os(Linux)`, `os(Windows)`, `os(Android)`...),
+    /// their C libraries (`canImport(Glibc)`, `canImport(WinSDK)`...) and their C predefined macros
+    /// (`__linux__`, `_WIN32`, `__ANDROID__`...) never hold; `__APPLE__` always does.
+    func value(on platform: ApplePlatform) -> Bool? {
+        switch self {
+        case .atom(let name):
+            if name.hasPrefix("os("), name.hasSuffix(")") {
+                let system = name.dropFirst(3).dropLast()
+                switch system {
+                case "iOS": return platform == .iOS
+                case "macOS", "OSX": return platform == .macOS
+                case "tvOS": return platform == .tvOS
+                case "watchOS": return platform == .watchOS
+                case "visionOS", "xrOS": return platform == .visionOS
+                default: return Self.otherOperatingSystems.contains(String(system)) ? false : nil
+                }
+            }
+            if name.hasPrefix("canImport("), name.hasSuffix(")") {
+                return Self.otherPlatformModules.contains(String(name.dropFirst("canImport(".count).dropLast())) ? false : nil
+            }
+            if name == "__APPLE__" { return true }
+            return Self.otherPlatformMacros.contains(name) ? false : nil
+        case .not(let inner):
+            return inner.value(on: platform).map { !$0 }
+        case .and(let lhs, let rhs):
+            let left = lhs.value(on: platform), right = rhs.value(on: platform)
+            if left == false || right == false { return false }
+            if left == true && right == true { return true }
+            return nil
+        case .or(let lhs, let rhs):
+            let left = lhs.value(on: platform), right = rhs.value(on: platform)
+            if left == true || right == true { return true }
+            if left == false && right == false { return false }
+            return nil
+        case .unknown:
+            return nil
+        }
+    }
+
+    /// `os(...)` names of operating systems no Apple platform is.
+    static let otherOperatingSystems: Set<String> = [
+        "Linux", "Windows", "Android", "FreeBSD", "OpenBSD", "WASI", "Cygwin", "Haiku", "PS4", "none",
+    ]
+    /// Modules only other operating systems have: their C libraries.
+    static let otherPlatformModules: Set<String> = [
+        "Glibc", "Musl", "Bionic", "Android", "WinSDK", "ucrt", "CRT", "WASILibc",
+    ]
+    /// C predefined macros only compilers for other operating systems define.
+    static let otherPlatformMacros: Set<String> = [
+        "__linux__", "__linux", "linux", "__gnu_linux__", "__ANDROID__", "ANDROID", "_WIN32", "_WIN64", "WIN32",
+        "__CYGWIN__", "__MINGW32__", "__MINGW64__", "_MSC_VER", "__FreeBSD__", "__OpenBSD__", "__NetBSD__",
+        "__EMSCRIPTEN__", "__wasm__", "__HAIKU__",
+    ]
 
     static func parse(_ text: String) -> CompilationCondition {
         var parser = Parser(tokens: tokenize(text))

@@ -23,7 +23,8 @@ public struct SourceSummary: Sendable, Codable {
     /// Why the whole file does not ship (a test, mock, fixture or preview path; `ShippingScope`), or nil.
     public var nonShipping: NonShippingReason?
     /// The parts of the file that do not ship (`#if DEBUG`, simulator-only clauses, preview providers,
-    /// debug-configuration branches).
+    /// debug-configuration branches, other platforms' clauses), and those that may not, depending on the
+    /// targets that compile the file (`condition`: `#if os(macOS)`, `#available` fallbacks).
     public var nonShippingRegions: [NonShippingRegion] = []
 
     public init(path: String, language: SourceLanguage, referencedNames: [String: SourcePosition],
@@ -36,7 +37,9 @@ public struct SourceSummary: Sendable, Codable {
     /// Why code at this place does not ship, or nil when it does.
     public func nonShippingReason(line: Int, column: Int) -> NonShippingReason? {
         if let nonShipping { return nonShipping }
-        return nonShippingRegions.first { $0.contains(line: line, column: column) }?.reason
+        // A region whose reason depends on the targets compiling the file (`condition`) is left to the app
+        // model (`NonShippingMap`): the summary alone does not know them.
+        return nonShippingRegions.first { $0.condition == nil && $0.contains(line: line, column: column) }?.reason
     }
 
     /// Whether code at this position ships.
@@ -81,7 +84,7 @@ public struct SourceSummary: Sendable, Codable {
             in: file, mentionsDebug: names["debug"] != nil || names["_isDebugAssertConfiguration"] != nil)
         // The attack surface is what ships: entry points in debug-only branches or previews are left out.
         surfaceFacts = nonShippingRegions.isEmpty ? surface.sortedFacts : surface.sortedFacts.filter { fact in
-            !nonShippingRegions.contains { $0.contains(line: fact.position.line, column: fact.position.column) }
+            !nonShippingRegions.contains { $0.condition == nil && $0.contains(line: fact.position.line, column: fact.position.column) }
         }
         for position in Array(names.values) + Array(functions.values) where lineText[position.line] == nil {
             lineText[position.line] = Self.trimmingSpacesAndTabs(file.line(position.line))
