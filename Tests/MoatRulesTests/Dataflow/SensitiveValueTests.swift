@@ -86,6 +86,18 @@ struct SensitiveValueTests {
         #expect(found == ["MOAT-STOR-203 App/AccountStore.swift:11", "MOAT-STOR-203 App/AccountStore.swift:16"])
     }
 
+    @Test func fieldsOfAValueNamedAsASecretAreNotItsText() throws {
+        let findings = Support.findings(SecretInLogRule.self, """
+        func describe(token: Token, password: String, apiKey: APIKey) {
+            print("fee in \\(token.coin.code), \\(token.decimals) decimals")
+            print("expires \\(apiKey.expiresAt)")
+            print("bytes \\(password.utf8)")
+            print("key \\(apiKey.rawValue)")
+        }
+        """)
+        #expect(findings.map(\.location.line) == [4, 5])
+    }
+
     // MARK: (c) what a call returns after consuming a secret
 
     @Test func statusesBooleansAndPublicKeysReturnedAfterASecretAreClean() throws {

@@ -200,6 +200,21 @@ extension FunctionInterpreter {
         return result
     }
 
+    /// Whether `base.name` reads a field of a value named as a secret rather than the secret's own text: the
+    /// base's last name is sensitive, `name` is not, it is no representation of a string, data or key
+    /// (`SensitiveNaming.isRepresentation`: `utf8`, `rawValue`, `description`, `rawRepresentation`), and the
+    /// base is not declared as a string or data (whose members are its text).
+    func isFieldOfNamedValue(_ base: Expression, _ name: String, _ state: InterpreterState) -> Bool {
+        guard let last = base.nameChain.last, SensitiveNaming.mayBeSensitive(last), !SensitiveNaming.isRepresentation(name),
+              SensitiveNaming.kind(ofName: name) == nil else { return false }
+        var type: String?
+        if let root = base.rootName, base.accessPath == root {
+            type = state.types[root] ?? ownerName.flatMap { engine.propertyTypes[$0]?[root] }
+        }
+        if let type, SensitiveNaming.isTextType(type) { return false }
+        return engine.sensitiveKind(of: last, type: type) != nil
+    }
+
     /// Whether `base.name` reads a stored property of a struct or class of this file that is not a secret:
     /// not named as one (the caller asked), not of a type of the file that holds one, not computed (a
     /// computed `authorizationHeader` may return the token). The base's type is its declared or inferred

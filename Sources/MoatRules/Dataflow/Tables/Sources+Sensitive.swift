@@ -210,6 +210,28 @@ public enum SensitiveNaming {
         return Transfers.isInertType(core) || scalarResultTypes.contains(core)
     }
 
+    /// Members that are a value's text or bytes in another form, not a field beside it: `password.utf8`,
+    /// `apiKey.rawValue`, `token.description`, `key.rawRepresentation`, `secret.stringValue`.
+    static let representationMembers: Set<String> = ["utf8", "utf16", "utf8CString", "unicodeScalars", "description", "debugDescription",
+                                                     "characters", "wrappedValue", "base64EncodedString", "hexString", "hex",
+                                                     "absoluteString", "self", "some", "unsafelyUnwrapped", "first", "last"]
+
+    /// Whether a member is a representation of the value (`representationMembers`, a name made only of the
+    /// words that say how a value is held, `…Representation`).
+    static func isRepresentation(_ name: String) -> Bool {
+        if representationMembers.contains(name) { return true }
+        let words = SecretNaming.words(name)
+        if words.last == "representation" { return true }
+        return !words.isEmpty && words.allSatisfy(transparentWords.contains)
+    }
+
+    /// Types whose members are their text (`String`, `Data`, `NSString`...).
+    static func isTextType(_ type: String) -> Bool {
+        let core = type.filter { !"?!* ".contains($0) }
+        return ["String", "NSString", "Substring", "Data", "NSData", "NSMutableData", "NSMutableString", "CFString", "CFData",
+                "SymmetricKey", "SecKey"].contains(core.split(separator: ".").last.map(String.init) ?? core)
+    }
+
     /// Whether a value of this declared type can hold a secret of this kind: a number only a numeric one.
     public static func typeCanHold(_ type: String, kind: SensitiveDataKind) -> Bool {
         guard typeCanHold(type) else { return false }
