@@ -137,10 +137,11 @@ extension APIs {
     public static let keychainItemWrite = API("SecItemAdd", cFunctions: ["SecItemAdd", "SecItemUpdate"])
 
     /// Keychain and key calls whose result is a status, a Boolean, a signature or the public half of a key,
-    /// not the secret they are given (`SecItemAdd(query, nil)` answers an `OSStatus`).
+    /// not the secret they are given (`SecItemDelete(query)` answers an `OSStatus`; so do the writes of
+    /// `keychainItemWrite`).
     public static let secretConsumingCalls = API(
-        "SecItemDelete", cFunctions: ["SecItemAdd", "SecItemUpdate", "SecItemDelete", "SecKeyCopyPublicKey", "SecKeyVerifySignature",
-                                      "SecKeyCreateSignature", "SecKeyIsAlgorithmSupported", "SecPKCS12Import"])
+        "SecItemDelete", cFunctions: ["SecItemDelete", "SecKeyCopyPublicKey", "SecKeyVerifySignature", "SecKeyCreateSignature",
+                                      "SecKeyIsAlgorithmSupported", "SecPKCS12Import"])
     /// The public half of a CryptoKit private key (`P256.Signing.PrivateKey().publicKey`, Curve25519's).
     public static let cryptoKitPublicKey = API("PrivateKey.publicKey", classes: ["PrivateKey"], swift: ["publicKey"])
 

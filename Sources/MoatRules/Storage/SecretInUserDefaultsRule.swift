@@ -76,7 +76,7 @@ public struct SecretInUserDefaultsRule: SourceRule {
                     UserDefaults.standard.set(availableSecrets.rawValue, forKey: "secretKind")
                     let account = Account(userID: userID, secret: password)
                     UserDefaults.standard.set(account.userID, forKey: "lastUser")
-                    UserDefaults.standard.set(meetsPolicy(password), forKey: "strongPassword")
+                    UserDefaults.standard.set(meetsPolicy(password), forKey: "policyMet")
                 }
                 func meetsPolicy(_ password: String) -> Bool { password.count >= 12 }
             }

@@ -29,7 +29,7 @@ extension Checks {
                 + "different weakness that these rules do not judge."),
         CallResultRule(
             name: "status, Boolean or public half of a secret",
-            match: CallMatch(names: APISpelling(c: APIs.secretConsumingCalls.cFunctions)),
+            match: CallMatch(names: APISpelling(c: APIs.keychainItemWrite.cFunctions + APIs.secretConsumingCalls.cFunctions)),
             effect: .dropsTaint, kinds: [.sensitive], precedence: 24,
             rationale: "What a Keychain write or a key operation returns after consuming a secret is not the secret: "
                 + "SecItemAdd, SecItemUpdate and SecItemDelete answer an OSStatus, SecKeyVerifySignature a Boolean, "
