@@ -147,6 +147,9 @@ public struct SecretInUserDefaultsRule: SourceRule {
                 return rest[rest.index(after: open)...].split(separator: "\"", maxSplits: 1).first.map(String.init)
             }
             let type = variable.type ?? variable.initializer.flatMap(Self.literalType)
+            // An app's own wrapper is taken at its word only with a type that says the value is text or data
+            // (`@UserDefault(key: "settingsScreenShowChangePassword", defaultValue: BuildSettings.flag) var …` is a Bool).
+            if wrapper != "AppStorage", type == nil { continue }
             guard let kind = key.flatMap({ SensitiveNaming.kind(ofName: $0, type: type) }) ?? SensitiveNaming.kind(ofName: variable.name, type: type),
                   !SecretNaming.isNonCredentialTokenName(key ?? variable.name) else { continue }
             sink.report("`\(variable.name)` holds \(kind.phrase) in UserDefaults through @\(wrapper)\(key.map { " under \"\($0)\"" } ?? ""): an unencrypted plist that is copied into backups. Store it in the Keychain.",

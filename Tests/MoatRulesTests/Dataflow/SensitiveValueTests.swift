@@ -245,6 +245,8 @@ struct SensitiveSanitizerAndWrapperTests {
                 @UserDefault("passwordLength", defaultValue: 0) var passwordLength: Int
                 @UserDefault("token", defaultValue: Date()) var tokenDate: Date
                 @Published var token: String = ""
+                @UserDefault(key: "settingsScreenShowChangePassword", defaultValue: BuildSettings.showChangePassword)
+                var settingsScreenShowChangePassword
             }
             """),
         ])
