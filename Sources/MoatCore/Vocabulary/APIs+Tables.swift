@@ -136,6 +136,15 @@ extension APIs {
     /// The Keychain's writes: `SecItemAdd(attributes, &result)`, `SecItemUpdate(query, attributesToUpdate)`.
     public static let keychainItemWrite = API("SecItemAdd", cFunctions: ["SecItemAdd", "SecItemUpdate"])
 
+    /// Keychain and key calls whose result is a status, a Boolean, a signature or the public half of a key,
+    /// not the secret they are given (`SecItemDelete(query)` answers an `OSStatus`; so do the writes of
+    /// `keychainItemWrite`).
+    public static let secretConsumingCalls = API(
+        "SecItemDelete", cFunctions: ["SecItemDelete", "SecKeyCopyPublicKey", "SecKeyVerifySignature", "SecKeyCreateSignature",
+                                      "SecKeyIsAlgorithmSupported", "SecPKCS12Import"])
+    /// The public half of a CryptoKit private key (`P256.Signing.PrivateKey().publicKey`, Curve25519's).
+    public static let cryptoKitPublicKey = API("PrivateKey.publicKey", classes: ["PrivateKey"], swift: ["publicKey"])
+
     /// Security's encryption with a public key `(key, algorithm, plaintext, error)`.
     public static let secKeyCreateEncryptedData = API("SecKeyCreateEncryptedData", cFunctions: ["SecKeyCreateEncryptedData"])
 
@@ -145,5 +154,6 @@ extension APIs {
         providerReportOutgoingCall, paymentQueueAdd, keyedSubscriptStore, unboundedFormatC, boundedFormatC,
         unboundedLineReadC, predictableRandomC, commonCryptoMD2, commonCryptoMD4, commonCryptoMD5, commonCryptoSHA1, commonCryptoSHA2,
         secKeyCreateEncryptedData, formattedLogC, osLogC, cocoaLumberjackLog, sqliteBind, keychainCopyMatching, keychainItemWrite,
+        secretConsumingCalls, cryptoKitPublicKey,
     ]
 }

@@ -67,6 +67,13 @@ public enum SecretNaming {
         "notification", "registration", "sync", "change", "pagination", "lexer", "parser", "syntax", "csrf",
     ]
 
+    /// Whether a name is written as an Objective-C or C constant: `k` then a capital (`kSecClassGenericPassword`,
+    /// `kAuthTokenKey`).
+    public static func isConstantStyle(_ name: String) -> Bool {
+        guard name.hasPrefix("k"), name.count > 1 else { return false }
+        return name[name.index(after: name.startIndex)].isUppercase
+    }
+
     /// The words of an identifier or key string, lowercased.
     public static func words(_ name: String) -> [String] {
         var words: [String] = []

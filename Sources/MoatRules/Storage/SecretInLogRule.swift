@@ -85,6 +85,28 @@ public struct SecretInLogRule: SourceRule {
                 Logger.module.debug("Region change failed for subcredentials \\(subcredentials)")
             }
             """, note: "`import os.log` brings Apple's Logger: the interpolated value is private by default, redacted in the system log."),
+            .nonTriggering("AuthService.swift", """
+            import os
+            final class AuthService {
+                private let log = Logger(subsystem: "com.example.bank", category: "auth")
+                func signedIn(user: String, token: String, privateKey: SecKey) {
+                    log.info("Signed in with \\(token)")
+                    os_log("%{public}@ received %@", user, token)
+                    os_log("%s", token)
+                    print("Share \\(String(describing: SecKeyCopyPublicKey(privateKey)))")
+                }
+            }
+            """, note: "A `Logger` the file declares, whatever it is called, and os_log conversions without `{public}` are private by default; a public key is made to be shared."),
+            .triggering("AuthService.swift", """
+            import os
+            final class AuthService {
+                private let log = Logger(subsystem: "com.example.bank", category: "auth")
+                func signedIn(user: String, token: String) {
+                    ↓log.info("Signed in with \\(token, privacy: .public)")
+                    ↓os_log("%@ received %{public}@", user, token)
+                }
+            }
+            """, note: "Only the conversion or interpolation marked public shows the value."),
             .nonTriggering("SignIn.m", """
             - (void)didReceiveToken:(NSString *)accessToken {
                 os_log(OS_LOG_DEFAULT, "token %{private}@", accessToken);
@@ -101,6 +123,9 @@ public struct SecretInLogRule: SourceRule {
         guard !flows.isEmpty else { return }
         // `import os`, `import OSLog`, or a submodule (`import os.log`): Apple's `Logger` is in scope.
         let unifiedLogging = file.imports.contains { $0 == "os" || $0 == "OSLog" || $0.hasPrefix("os.") }
+        // Names the file declares as Apple's `Logger` (`let log = Logger(subsystem:category:)`, `var log: os.Logger`),
+        // whatever they are called: their interpolations are private by default too.
+        let unifiedLoggers = unifiedLogging ? Self.unifiedLoggerNames(file) : []
         var calls: [Int: Expression] = [:]
         file.forEachExpression { expression, _ in
             if case .call = expression.kind { calls[expression.range.start.offset] = expression }
@@ -111,12 +136,11 @@ public struct SecretInLogRule: SourceRule {
             let name = callee.dottedName ?? callee.name ?? flow.calledName
             let place: String
             switch flow.api {
-            case "Logger" where unifiedLogging && (callee.receiver?.nameChain.contains { $0.lowercased().hasSuffix("logger") || $0.hasSuffix("OSLog") || $0.hasSuffix("osLog") } ?? false):
+            case "Logger" where unifiedLogging && (callee.receiver?.nameChain.contains { $0.lowercased().hasSuffix("logger") || $0.hasSuffix("OSLog") || $0.hasSuffix("osLog") || unifiedLoggers.contains($0) } ?? false):
                 guard Self.isPublicInterpolation(arguments, flow) else { continue }
                 place = "to the unified log as a public value (`privacy: .public`), readable in the system log"
             case APIs.osLogC.name:
-                let format = arguments.lazy.compactMap { Self.literalText($0.value) }.first ?? ""
-                guard format.contains("{public}") || Self.isPublicInterpolation(arguments, flow) else { continue }
+                guard Self.isPublicFormatArgument(arguments, flow) || Self.isPublicInterpolation(arguments, flow) else { continue }
                 place = "to the unified log as a public value, readable in the system log"
             case "print":
                 place = "to the console (standard output), which debuggers and log collectors capture"
@@ -129,6 +153,83 @@ public struct SecretInLogRule: SourceRule {
                                   flow: flow, taint: taint, in: file,
                                   confidence: SensitiveFlows.confidence(taint, rule: Self.description.confidence), &sink)
         }
+    }
+
+    /// Variables and properties of the file declared with Apple's `Logger` type or initialized by its
+    /// initializer (`Logger(subsystem:category:)`, `os.Logger(...)`, `.init` with that declared type).
+    static func unifiedLoggerNames(_ file: CodeFile) -> Set<String> {
+        var names = Set<String>()
+        func isLogger(_ type: String?, _ initializer: Expression?) -> Bool {
+            if let type, ["Logger", "os.Logger", "Logger?", "os.Logger?", "Logger!"].contains(type.filter { $0 != " " }) { return true }
+            guard let initializer, case .call(let callee, _, _) = initializer.unwrapped.kind else { return false }
+            let chain = callee.nameChain
+            return chain == ["Logger"] || chain == ["os", "Logger"]
+        }
+        file.walk { node, _ in
+            switch node {
+            case .declaration(.variable(let variable)):
+                if isLogger(variable.type, variable.initializer) { names.insert(variable.name) }
+            case .statement(let statement):
+                if case .variable(let declared, let type, let initializer, _) = statement.kind, declared.count == 1, isLogger(type, initializer) {
+                    names.insert(declared[0])
+                }
+            default:
+                break
+            }
+        }
+        for type in file.allTypes {
+            for case .variable(let variable) in type.members where isLogger(variable.type, variable.initializer) { names.insert(variable.name) }
+        }
+        return names
+    }
+
+    /// Whether an `os_log` format shows a sensitive value of the flow as public: the value is an argument
+    /// after the format whose conversion is marked `{public}` (`os_log("%{public}@", token)`). A
+    /// conversion without a privacy mark (`%@`, `%s`) is private for strings and objects, redacted in the
+    /// system log, and `%{private}` is too; the arguments follow the format in order, one per conversion
+    /// (`%%` is none, a `*` width or precision takes one more).
+    static func isPublicFormatArgument(_ arguments: [Argument], _ flow: TaintFlow) -> Bool {
+        guard let formatIndex = arguments.firstIndex(where: { literalText($0.value) != nil }),
+              let format = literalText(arguments[formatIndex].value), format.contains("{public}") else { return false }
+        let values = arguments[(formatIndex + 1)...].filter { $0.label == nil }
+        for (position, isPublic) in conversions(format).enumerated() where isPublic && position < values.count {
+            let shown = values[values.startIndex + position].value
+            if flow.allTaints.contains(where: { SensitiveFlows.reportable($0) && shows(shown, $0) }) { return true }
+        }
+        return false
+    }
+
+    /// The conversions of a printf-style format in order, each with whether it is marked `{public}`; a `*`
+    /// width or precision is an argument of its own (not public).
+    static func conversions(_ format: String) -> [Bool] {
+        var result: [Bool] = []
+        let characters = Array(format)
+        var index = 0
+        while index < characters.count {
+            guard characters[index] == "%" else { index += 1; continue }
+            index += 1
+            guard index < characters.count else { break }
+            if characters[index] == "%" { index += 1; continue }
+            var isPublic = false
+            if characters[index] == "{", let close = characters[index...].firstIndex(of: "}") {
+                isPublic = String(characters[(index + 1)..<close]).split(separator: ",")
+                    .contains { $0.filter { $0 != " " } == "public" }
+                index = close + 1
+            }
+            // Flags, width, precision and length modifiers, up to the conversion letter (or `@`).
+            while index < characters.count, !Self.isConversion(characters[index]) {
+                if characters[index] == "*" { result.append(false) }
+                index += 1
+            }
+            result.append(isPublic)
+            index += 1
+        }
+        return result
+    }
+
+    /// A conversion's last character (`@`, `s`, `d`...), as opposed to a flag, a width or a length modifier.
+    static func isConversion(_ character: Character) -> Bool {
+        character == "@" || (character.isLetter && !"hlqLjzt".contains(character))
     }
 
     /// The text of a string literal, interpolations left out.

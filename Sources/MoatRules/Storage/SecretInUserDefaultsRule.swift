@@ -6,7 +6,9 @@ import MoatSyntax
 /// helper functions and other files) reaching `set(_:forKey:)`, `setValue(_:forKey:)`, `setObject:forKey:`
 /// on `UserDefaults.standard`, a suite (`UserDefaults(suiteName:)`), a variable named `…defaults` or
 /// `NSUbiquitousKeyValueStore`; or, without a flow, a storage key that names a secret (`forKey: "authToken"`,
-/// `forKey: Keys.password`) and an `@AppStorage` property named or keyed as one. Booleans, numbers, nil and
+/// `forKey: Keys.password`) and an `@AppStorage` property (or one of a wrapper that stores into UserDefaults:
+/// named for it, `@UserDefault("password")`, or a `@propertyWrapper` of the file whose setter calls
+/// `UserDefaults…set(_:forKey:)`) named or keyed as one. Booleans, numbers, nil and
 /// dates are never secrets, and a push or device token key is not made a credential by a value called
 /// `token`. A pattern (a name decides what is secret): medium, low confidence.
 public struct SecretInUserDefaultsRule: SourceRule {
@@ -58,6 +60,37 @@ public struct SecretInUserDefaultsRule: SourceRule {
                 cache.set(token, forKey: "token")
             }
             """, note: "The MASTG property-list examples, flags and metadata about secrets, and a non-UserDefaults cache."),
+            .nonTriggering("Vault.swift", """
+            import Security
+            enum AvailableSecrets: String { case password, pin }
+            struct Account {
+                let userID: String
+                let secret: String
+            }
+            final class Vault {
+                var availableSecrets: AvailableSecrets = .password
+                func store(password: String, userID: String) {
+                    let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: Data(password.utf8)]
+                    let status = SecItemAdd(query as CFDictionary, nil)
+                    UserDefaults.standard.set(Int(status), forKey: "lastKeychainStatus")
+                    UserDefaults.standard.set(availableSecrets.rawValue, forKey: "secretKind")
+                    let account = Account(userID: userID, secret: password)
+                    UserDefaults.standard.set(account.userID, forKey: "lastUser")
+                    UserDefaults.standard.set(meetsPolicy(password), forKey: "policyMet")
+                }
+                func meetsPolicy(_ password: String) -> Bool { password.count >= 12 }
+            }
+            """, note: "What SecItemAdd answers, an enum case, the other field of a struct that holds a secret, and a Boolean computed from a password are not the secret."),
+            .triggering("AccountStore.swift", """
+            struct Account {
+                let userID: String
+                let secret: String
+            }
+            func remember(userID: String, password: String) {
+                let account = Account(userID: userID, secret: password)
+                ↓UserDefaults.standard.set(account.secret, forKey: "secret")
+            }
+            """, note: "The field that holds the secret is still the secret."),
             .nonTriggering("Session.m", """
             - (void)didLogin:(NSString *)userName {
                 [[NSUserDefaults standardUserDefaults] setObject:userName forKey:@"lastUserName"];
@@ -71,6 +104,7 @@ public struct SecretInUserDefaultsRule: SourceRule {
     public func check(_ unit: SourceUnit, _ sink: inout FindingSink) {
         let file = unit.code
         guard unit.names.contains("forKey") || unit.names.containsAny(APIs.defaultsWrite.selectors.prefix(3) + ["AppStorage"])
+                || unit.names.containsName(where: { $0.hasText("Default") })
         else { return }
         let cache = LocalValuesCache(file: file)
         var reported = Set<Int>()
@@ -100,17 +134,66 @@ public struct SecretInUserDefaultsRule: SourceRule {
                 break
             }
         }
-        // `@AppStorage("authToken") var token = ""`: a UserDefaults value by declaration.
+        // `@AppStorage("authToken") var token = ""`, `@UserDefault("password") var password: String`: a UserDefaults
+        // value by declaration, through SwiftUI's wrapper or one that stores into UserDefaults.
+        let wrappers = Self.defaultsWrappers(file)
         for variable in file.allVariables {
-            guard variable.attributes.contains(where: { $0 == "AppStorage" || $0 == "@AppStorage" }) else { continue }
+            guard let wrapper = variable.attributes.map({ $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }).first(where: wrappers.contains)
+            else { continue }
             let text = file.text(variable.range)
-            let key = text.range(of: "AppStorage(\"").flatMap { start in
-                text[start.upperBound...].split(separator: "\"", maxSplits: 1).first.map(String.init)
+            let key = text.range(of: wrapper + "(").flatMap { start -> String? in
+                let rest = text[start.upperBound...]
+                guard let open = rest.firstIndex(of: "\""), !rest[..<open].contains(")") else { return nil }
+                return rest[rest.index(after: open)...].split(separator: "\"", maxSplits: 1).first.map(String.init)
             }
-            guard let kind = key.flatMap({ SensitiveNaming.kind(ofName: $0) }) ?? SensitiveNaming.kind(ofName: variable.name, type: variable.type),
+            let type = variable.type ?? variable.initializer.flatMap(Self.literalType)
+            // An app's own wrapper is taken at its word only with a type that says the value is text or data
+            // (`@UserDefault(key: "settingsScreenShowChangePassword", defaultValue: BuildSettings.flag) var …` is a Bool).
+            if wrapper != "AppStorage", type == nil { continue }
+            guard let kind = key.flatMap({ SensitiveNaming.kind(ofName: $0, type: type) }) ?? SensitiveNaming.kind(ofName: variable.name, type: type),
                   !SecretNaming.isNonCredentialTokenName(key ?? variable.name) else { continue }
-            sink.report("`\(variable.name)` holds \(kind.phrase) in UserDefaults through @AppStorage\(key.map { " under \"\($0)\"" } ?? ""): an unencrypted plist that is copied into backups. Store it in the Keychain.",
+            sink.report("`\(variable.name)` holds \(kind.phrase) in UserDefaults through @\(wrapper)\(key.map { " under \"\($0)\"" } ?? ""): an unencrypted plist that is copied into backups. Store it in the Keychain.",
                         in: file, at: variable.nameRange)
+        }
+    }
+
+    /// SwiftUI's `AppStorage`, a wrapper named for UserDefaults (`UserDefault`, `UserDefaultsBacked`,
+    /// `Defaults`, `DefaultsStorage`), and a `@propertyWrapper` of the file whose body writes to UserDefaults
+    /// (`UserDefaults.standard.set(newValue, forKey: key)`, whatever it is called).
+    static func defaultsWrappers(_ file: CodeFile) -> Set<String> {
+        var names: Set<String> = ["AppStorage"]
+        for attribute in file.allVariables.flatMap(\.attributes) {
+            let name = attribute.hasPrefix("@") ? String(attribute.dropFirst()) : attribute
+            if name.first?.isUppercase == true, SecretNaming.words(name).contains(where: { $0 == "defaults" || $0 == "default" }),
+               SecretNaming.words(name).contains(where: { $0 == "user" || $0 == "defaults" }) {
+                names.insert(name)
+            }
+        }
+        for type in file.allTypes where type.attributes.contains(where: { $0 == "propertyWrapper" || $0 == "@propertyWrapper" }) {
+            var writes = false
+            for case .variable(let variable) in type.members where variable.name == "wrappedValue" {
+                for accessor in variable.accessors {
+                    accessor.walk { node, _ in
+                        if case .expression(let expression) = node, Self.isDefaultsWrite(expression),
+                           case .call(let callee, _, _) = expression.kind, callee.receiver?.chainMentions(TaintSinks.defaultsReceivers) ?? false {
+                            writes = true
+                        }
+                    }
+                }
+            }
+            if writes { names.insert(type.name) }
+        }
+        return names
+    }
+
+    /// The type of a literal initializer (`= false`, `= 0`), for a property declared without one.
+    static func literalType(_ initializer: Expression) -> String? {
+        switch initializer.unwrapped.kind {
+        case .booleanLiteral: "Bool"
+        case .integerLiteral: "Int"
+        case .floatLiteral: "Double"
+        case .stringLiteral: "String"
+        default: nil
         }
     }
 

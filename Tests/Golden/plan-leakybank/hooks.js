@@ -846,12 +846,12 @@ moatHookMethod({ label: "StagingSessionDelegate -URLSession:didReceiveChallenge:
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Wrappers/SessionPreferences.swift:27
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 11 more (see plan.md)
+// ... and 12 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToFile:atomically:", className: "NSData", swift: false, selector: "writeToFile:atomically:", classMethod: false });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -859,12 +859,12 @@ moatHookMethod({ label: "NSData -writeToFile:atomically:", className: "NSData", 
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Wrappers/SessionPreferences.swift:27
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 11 more (see plan.md)
+// ... and 12 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToFile:options:error:", className: "NSData", swift: false, selector: "writeToFile:options:error:", classMethod: false, decoder: "dataWriting" });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -872,12 +872,12 @@ moatHookMethod({ label: "NSData -writeToFile:options:error:", className: "NSData
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Wrappers/SessionPreferences.swift:27
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 11 more (see plan.md)
+// ... and 12 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToURL:options:error:", className: "NSData", swift: false, selector: "writeToURL:options:error:", classMethod: false, decoder: "dataWriting" });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -885,12 +885,12 @@ moatHookMethod({ label: "NSData -writeToURL:options:error:", className: "NSData"
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Wrappers/SessionPreferences.swift:27
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 11 more (see plan.md)
+// ... and 12 more (see plan.md)
 moatHookMethod({ label: "NSFileManager -createFileAtPath:contents:attributes:", className: "NSFileManager", swift: false, selector: "createFileAtPath:contents:attributes:", classMethod: false });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -898,12 +898,12 @@ moatHookMethod({ label: "NSFileManager -createFileAtPath:contents:attributes:", 
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Wrappers/SessionPreferences.swift:27
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 11 more (see plan.md)
+// ... and 12 more (see plan.md)
 moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" });
 
 // from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
@@ -911,12 +911,12 @@ moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" 
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
+// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Wrappers/SessionPreferences.swift:27
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
 // from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
-// from finding: MOAT-STOR-207 (medium) Keychain item readable while the device is locked at LeakyBank/Constants/StatementVault.swift:9
-// ... and 11 more (see plan.md)
+// ... and 12 more (see plan.md)
 moatHookFunction({ label: "SecItemUpdate", name: "SecItemUpdate", decoder: "keychain" });
 
 // ==== Pasteboard ====

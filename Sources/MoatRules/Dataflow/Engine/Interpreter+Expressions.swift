@@ -31,6 +31,26 @@ extension FunctionInterpreter {
                     return marked
                 }
             }
+            if named == nil, !taints.isEmpty, engine.gates.namesMaySecrets, isFieldOfNamedValue(base, name, state) {
+                // `token.decimals`, `token.coin.code` of a wallet's `token: Token`: a field of a value named as a
+                // secret is not the secret by that name (its text, `password.utf8`, `apiKey.rawValue`, is).
+                taints = taints.filter { $0.source?.kind != .sensitiveName }.map { taint in
+                    guard case .parameter = taint.origin else { return taint }
+                    var marked = taint
+                    marked.checks.insert(.memberOfCredentials)
+                    return marked
+                }
+            }
+            if named == nil, !taints.isEmpty, isOtherField(of: base, name, state) {
+                // `creds.userID` of a `struct Credentials { let userID: String; let secret: String }`: a stored
+                // property of the file's type that is not itself a secret is not the secret beside it.
+                taints = taints.filter { $0.flow != .sensitive }.map { taint in
+                    guard case .parameter = taint.origin else { return taint }
+                    var marked = taint
+                    marked.checks.insert(.memberOfCredentials)
+                    return marked
+                }
+            }
             if isArchiveEntryName(base, name, state) {
                 let names = ArchiveEntries.entryName(of: taints, at: expression.range, api: CodeText.of(expression, in: file))
                 return named.map { names.merging([$0]) } ?? names

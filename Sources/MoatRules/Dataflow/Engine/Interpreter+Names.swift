@@ -11,6 +11,11 @@ struct NamedValueFacts {
     var secureBindings: Set<String> = []
     /// Types declared in the file with a property named as sensitive data: the property and what it holds.
     var secretTypes: [String: (property: String, kind: SensitiveDataKind)] = [:]
+    /// Enums declared in the file: a value of one is a case, never a secret, whatever it is called.
+    var enumTypes: Set<String> = []
+    /// The stored properties of the file's structs and classes, with their declared types (field
+    /// sensitivity: `credentials.userID` is not the `secret` beside it).
+    var storedProperties: [String: [String: String?]] = [:]
 
     init() {}
 
@@ -46,12 +51,24 @@ struct NamedValueFacts {
             }
         }
         for type in file.allTypes where type.kind != .protocol && type.kind != .objcProtocol {
+            if type.kind == .enum { enumTypes.insert(type.name) }
+            if type.kind == .struct || type.kind == .class || type.kind == .actor {
+                for case .variable(let variable) in type.members where !variable.isStatic && variable.accessors.isEmpty {
+                    storedProperties[type.name, default: [:]][variable.name] = .some(variable.type)
+                }
+            }
             for member in type.members {
                 guard case .variable(let variable) = member, !variable.isStatic, variable.accessors.isEmpty || variable.initializer == nil,
                       let kind = SensitiveNaming.kind(ofName: variable.name, type: variable.type) else { continue }
                 if secretTypes[type.name] == nil { secretTypes[type.name] = (variable.name, kind) }
             }
         }
+    }
+
+    /// `Credentials` for `Credentials?`, `Credentials!`, `[Credentials]`, `Module.Credentials`.
+    static func coreType(_ type: String) -> String {
+        let core = type.filter { !"?![]* ".contains($0) }
+        return core.split(separator: ".").last.map(String.init) ?? core
     }
 
     static func normalized(_ path: String) -> String {
@@ -88,6 +105,8 @@ extension FunctionInterpreter {
     /// a variable bound to a secure field).
     func identifierTaint(_ name: String, at range: SourceRange, _ state: InterpreterState) -> Taint? {
         guard let first = name.first, first.isLowercase || first == "_" else { return nil }
+        // `kSecClassGenericPassword`, `kTokenKey`: a constant of the `k` style names a class or a key, not a value.
+        if SecretNaming.isConstantStyle(name) { return nil }
         if engine.gates.mayHaveSecureFields, engine.namedValues.secureBindings.contains(name) { return secureTextTaint("`\(name)`", at: range) }
         guard engine.gates.namesMaySecrets else { return nil }
         let type = state.types[name] ?? ownerName.flatMap { engine.propertyTypes[$0]?[name] }
@@ -181,6 +200,39 @@ extension FunctionInterpreter {
         return result
     }
 
+    /// Whether `base.name` reads a field of a value named as a secret rather than the secret's own text: the
+    /// base's last name is sensitive, `name` is not, it is no representation of a string, data or key
+    /// (`SensitiveNaming.isRepresentation`: `utf8`, `rawValue`, `description`, `rawRepresentation`), and the
+    /// base is not declared as a string or data (whose members are its text).
+    func isFieldOfNamedValue(_ base: Expression, _ name: String, _ state: InterpreterState) -> Bool {
+        guard let last = base.nameChain.last, SensitiveNaming.mayBeSensitive(last), !SensitiveNaming.isRepresentation(name),
+              SensitiveNaming.kind(ofName: name) == nil else { return false }
+        var type: String?
+        if let root = base.rootName, base.accessPath == root {
+            type = state.types[root] ?? ownerName.flatMap { engine.propertyTypes[$0]?[root] }
+        }
+        if let type, SensitiveNaming.isTextType(type) { return false }
+        return engine.sensitiveKind(of: last, type: type) != nil
+    }
+
+    /// Whether `base.name` reads a stored property of a struct or class of this file that is not a secret:
+    /// not named as one (the caller asked), not of a type of the file that holds one, not computed (a
+    /// computed `authorizationHeader` may return the token). The base's type is its declared or inferred
+    /// type (a local, a parameter, a property of the enclosing type).
+    func isOtherField(of base: Expression, _ name: String, _ state: InterpreterState) -> Bool {
+        let stored = engine.namedValues.storedProperties
+        guard !stored.isEmpty, SensitiveNaming.kind(ofName: name) == nil else { return false }
+        var type: String?
+        if let root = base.rootName, base.accessPath == root {
+            type = state.types[root] ?? ownerName.flatMap { engine.propertyTypes[$0]?[root] }
+        } else if let path = base.accessPath, path.hasPrefix("self."), let ownerName, !path.dropFirst(5).contains(".") {
+            type = engine.propertyTypes[ownerName]?[String(path.dropFirst(5))]
+        }
+        guard let declared = type, let properties = stored[NamedValueFacts.coreType(declared)], let property = properties[name] else { return false }
+        if let propertyType = property, engine.namedValues.secretTypes[NamedValueFacts.coreType(propertyType)] != nil { return false }
+        return true
+    }
+
     /// The file's type with a secret property that `value` has: a local or property declared or built
     /// with it, an array of it, or a call of its initializer.
     func secretType(of value: Expression, _ state: InterpreterState) -> (String, (property: String, kind: SensitiveDataKind))? {
@@ -204,6 +256,8 @@ extension FunctionInterpreter {
 extension TaintEngine {
     /// `SensitiveNaming.kind(ofName:type:)`, remembered per name and type.
     func sensitiveKind(of name: String, type: String?) -> SensitiveDataKind? {
+        // A value of an enum of the file (`var availableSecrets: AvailableSecrets`) is a case, not a secret.
+        if let type, !namedValues.enumTypes.isEmpty, namedValues.enumTypes.contains(NamedValueFacts.coreType(type)) { return nil }
         let candidate: Bool
         if let known = sensitiveCandidates[name] {
             candidate = known

@@ -221,6 +221,10 @@ extension FunctionInterpreter {
     func inferredType(_ expression: Expression) -> String? {
         switch expression.unwrapped.kind {
         case .cast(_, let type, _): return type
+        // Literals say their type (`var secretEnabled = false`, `let tokenCount = 0`): a Boolean or a number.
+        case .booleanLiteral: return Transfers.literalTypes.boolean
+        case .integerLiteral: return Transfers.literalTypes.integer
+        case .floatLiteral: return Transfers.literalTypes.float
         case .call(let callee, _, _):
             let chain = callee.nameChain
             guard let first = chain.first, first.first?.isUppercase == true else { return nil }

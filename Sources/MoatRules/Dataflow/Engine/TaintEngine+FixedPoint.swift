@@ -101,6 +101,19 @@ extension TaintEngine {
             case .source(let hit): return taint.isActive && !hit.passedIn
             }
         }
+        // `func validate(password: String) -> Bool`, `-> OSStatus`, `-> Date`, `-> SecretKind` (an enum of the
+        // file): what such a function returns after consuming a secret is not the secret. Its sensitive
+        // sources are dropped, and its parameters' values come back only for the kinds that pass through
+        // any call (`Taint.viaUnknownCall`).
+        if let type = function.returnType, SensitiveNaming.isScalarResult(type) || namedValues.enumTypes.contains(NamedValueFacts.coreType(type)) {
+            summary.returns = summary.returns.compactMap { taint in
+                if taint.flow == .sensitive { return nil }
+                guard case .parameter = taint.origin else { return taint }
+                var marked = taint
+                marked.viaUnknownCall = true
+                return marked
+            }
+        }
         summary.flows = interpreter.parameterFlows
         return (summary, interpreter.flows, interpreter.callees)
     }

@@ -5,6 +5,12 @@ import MoatSyntax
 // `Transfers.resultIndex` by one line.
 
 extension Checks {
+    /// Whether a function's name is one the word rule of `sensitiveResults` takes for a hash or a cipher.
+    static func namesSecretSanitizer(_ name: String) -> Bool {
+        let words = CamelCase.words(name).map { $0.lowercased() }
+        return sensitiveResults.contains { rule in rule.match.words?.matches(name: name, words: words) ?? false }
+    }
+
     static let sensitiveResults: [CallResultRule] = [
         CallResultRule(
             name: "hash or cipher",
@@ -21,6 +27,13 @@ extension Checks {
                 + "CC_SHA256/CCCrypt, SecKeyCreateEncryptedData) is not the secret in clear: storing or logging it does not "
                 + "leak the secret. Storing an unsalted fast hash of a short secret (a PIN) is a weak password store, a "
                 + "different weakness that these rules do not judge."),
+        CallResultRule(
+            name: "status, Boolean or public half of a secret",
+            match: CallMatch(names: APISpelling(c: APIs.keychainItemWrite.cFunctions + APIs.secretConsumingCalls.cFunctions)),
+            effect: .dropsTaint, kinds: [.sensitive], precedence: 24,
+            rationale: "What a Keychain write or a key operation returns after consuming a secret is not the secret: "
+                + "SecItemAdd, SecItemUpdate and SecItemDelete answer an OSStatus, SecKeyVerifySignature a Boolean, "
+                + "SecKeyCreateSignature a signature, SecKeyCopyPublicKey the public half of the key."),
         CallResultRule(
             name: "hash-named or cipher-named callee",
             match: CallMatch(words: .anyWord(["hash", "hashed", "encrypt", "encrypted", "encrypting", "seal", "sealed", "cipher",

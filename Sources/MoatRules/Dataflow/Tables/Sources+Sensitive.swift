@@ -178,8 +178,66 @@ public enum SensitiveNaming {
             }
         }
         guard let kind else { return nil }
-        if let type, !typeCanHold(type) { return nil }
+        if let type, !typeCanHold(type, kind: kind) { return nil }
+        // `updateCredentials`, `saveToken`, `fetchPassword`: a value named for an action on a secret is an
+        // endpoint, a closure or a case, not the secret.
+        if words.count > 1, actionFirstWords.contains(words[0]) { return nil }
         return kind
+    }
+
+    /// First words of a value's name that make it an action on a secret, not the secret (an endpoint
+    /// `updateCredentials`, a handler `savePassword`). Not refresh or reset: a `refreshToken` or a
+    /// `resetToken` is a credential.
+    /// The same verbs make a call no source (`SensitiveSources.actionVerbs`); `get`, `fetch` and `load` are not
+    /// here: `fetchPassword()` returns one.
+    static let actionFirstWords: Set<String> = ["update", "save", "store", "delete", "remove", "clear", "send", "submit", "change",
+                                                "set", "handle", "verify", "revoke", "persist", "cache", "post"]
+
+    /// Kinds of secret that are numbers (a PIN, a card number or code, a one-time code): only they can be
+    /// held by a number type; a password, a token or a key cannot.
+    static let numericKinds: Set<SensitiveDataKind> = [.pin, .cardNumber, .cardCode, .oneTimeCode, .nationalId]
+    /// Number types (`carrierTypes` that hold a secret only of `numericKinds`).
+    static let numberTypes: Set<String> = ["Int", "Int32", "Int64", "UInt", "UInt64", "NSNumber", "NSInteger"]
+
+    /// Result types no secret is in: Booleans, numbers, dates, status codes, errors (`Transfers.inertTypes`
+    /// and these). A function declared to return one returns no secret it consumed.
+    static let scalarResultTypes: Set<String> = ["OSStatus", "CCCryptorStatus", "CCStatus", "Error", "NSError", "NSDate",
+                                                 "NSNumber", "errSecSuccess", "Never"]
+
+    /// Whether a declared result type is a scalar (`Bool`, `Int`, `OSStatus`, `Date`, `Error?`).
+    public static func isScalarResult(_ type: String) -> Bool {
+        let core = type.filter { !"?! ".contains($0) }
+        return Transfers.isInertType(core) || scalarResultTypes.contains(core)
+    }
+
+    /// Members that are a value's text or bytes in another form, not a field beside it: `password.utf8`,
+    /// `apiKey.rawValue`, `token.description`, `key.rawRepresentation`, `secret.stringValue`.
+    static let representationMembers: Set<String> = ["utf8", "utf16", "utf8CString", "unicodeScalars", "description", "debugDescription",
+                                                     "characters", "wrappedValue", "base64EncodedString", "hexString", "hex",
+                                                     "absoluteString", "self", "some", "unsafelyUnwrapped", "first", "last"]
+
+    /// Whether a member is a representation of the value (`representationMembers`, a name made only of the
+    /// words that say how a value is held, `…Representation`).
+    static func isRepresentation(_ name: String) -> Bool {
+        if representationMembers.contains(name) { return true }
+        let words = SecretNaming.words(name)
+        if words.last == "representation" { return true }
+        return !words.isEmpty && words.allSatisfy(transparentWords.contains)
+    }
+
+    /// Types whose members are their text (`String`, `Data`, `NSString`...).
+    static func isTextType(_ type: String) -> Bool {
+        let core = type.filter { !"?!* ".contains($0) }
+        return ["String", "NSString", "Substring", "Data", "NSData", "NSMutableData", "NSMutableString", "CFString", "CFData",
+                "SymmetricKey", "SecKey"].contains(core.split(separator: ".").last.map(String.init) ?? core)
+    }
+
+    /// Whether a value of this declared type can hold a secret of this kind: a number only a numeric one.
+    public static func typeCanHold(_ type: String, kind: SensitiveDataKind) -> Bool {
+        guard typeCanHold(type) else { return false }
+        if numericKinds.contains(kind) { return true }
+        let core = type.filter { !"?!* ".contains($0) }
+        return !numberTypes.contains(core.split(separator: ".").last.map(String.init) ?? core)
     }
 
     /// A quick test before splitting a name into words: it contains one of the letters sequences every

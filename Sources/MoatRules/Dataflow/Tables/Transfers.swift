@@ -195,6 +195,8 @@ enum Transfers {
         MemberTransfer(spelling: APISpelling(swift: ["count", "utf16Count", "byteCount", "capacity"], objc: ["length"]),
                        effect: .adds(.measuredSize)),
         MemberTransfer(spelling: APISpelling(swift: ["lastPathComponent"]), effect: .takesLastPathComponent),
+        // The public half of a private key (`privateKey.publicKey`) is made to be shared.
+        MemberTransfer(spelling: APISpelling(swift: APIs.cryptoKitPublicKey.swift), effect: .dropsTaint, kinds: [.sensitive]),
         MemberTransfer(spelling: APISpelling(
             swift: ["standardized", "standardizedFileURL", "resolvingSymlinksInPath", "standardizingPath", "canonicalPath"],
             objc: ["stringByStandardizingPath", "stringByResolvingSymlinksInPath", "URLByStandardizingPath", "URLByResolvingSymlinksInPath"],
@@ -246,6 +248,8 @@ enum Transfers {
         "Bool", "UUID", "Date", "TimeInterval", "NSInteger", "NSUInteger", "BOOL", "int", "long", "float", "double", "bool", "int32_t",
         "uint32_t", "int64_t", "uint64_t", "size_t", "NSTimeInterval",
     ]
+    /// The types of Swift's literals, for locals declared without a type (`var enabled = false`).
+    static let literalTypes = (boolean: "Bool", integer: "Int", float: "Double")
     /// Calls that never return: a path that makes one ends there (`guard ok else { fatalError() }`).
     static let neverReturning: Set<String> = Set(APISpelling(swift: ["fatalError", "preconditionFailure"],
                                                              c: ["abort", "exit", "_exit", "NSAssertFailure"]).names)
