@@ -439,8 +439,8 @@ public struct PathTraversalRule: SourceRule {
             if isRead && !pathTaints.contains(where: { $0.source?.kind.flow == .localFile }) { continue }
             for taint in pathTaints where taint.source?.kind.flow != .localFile {
                 if let source = taint.source, movedFiles.contains(source), taint.checks.contains(.lastPathComponent) { continue }
-                guard var (missing, severity) = Self.missingChecks(taint) else { continue }
-                if flow.kind == .fileRead { severity = min(severity, .medium) }
+                guard let (missing, found) = Self.missingChecks(taint) else { continue }
+                let severity = flow.kind == .fileRead ? min(found, .medium) : found
                 if let current = worst, current.2 >= severity { continue }
                 worst = (taint, missing, severity)
             }
