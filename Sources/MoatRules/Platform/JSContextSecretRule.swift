@@ -69,22 +69,8 @@ public struct JSContextSecretRule: SourceRule {
         let importsJavaScriptCore = file.imports.contains { $0.contains("JavaScriptCore") }
         var stored: [(block: Expression, key: String, values: LocalValues)] = []
         file.walk { node, context in
-            var values: LocalValues { cache.values(for: context) }
-            switch node {
-            case .statement(let statement):
-                guard case .assignment(let target, "=", let value) = statement.kind,
-                      case .subscriptAccess(let base, let arguments) = target.unwrapped.kind, arguments.count == 1,
-                      JavaScriptBridgeInventoryRule.isJSContext(base, values, importsJavaScriptCore) else { return }
-                stored.append((value, JavaScriptBridgeInventoryRule.keyText(arguments[0].value, file), values))
-            case .expression(let expression):
-                guard case .call(let callee, let arguments, _) = expression.kind, let name = callee.name,
-                      APIs.javaScriptContextStore ~= name, arguments.count == 2, arguments[1].label == "forKeyedSubscript",
-                      let receiver = callee.receiver,
-                      JavaScriptBridgeInventoryRule.isJSContext(receiver, values, importsJavaScriptCore) else { return }
-                stored.append((arguments[0].value, JavaScriptBridgeInventoryRule.keyText(arguments[1].value, file), values))
-            case .declaration:
-                break
-            }
+            guard let store = JavaScriptBridgeInventoryRule.contextStore(node, cache.values(for: context), importsJavaScriptCore, file) else { return }
+            stored.append((store.value, store.key, cache.values(for: context)))
         }
         var reported = Set<Int>()
         for (block, key, values) in stored {

@@ -84,21 +84,15 @@ public struct JavaScriptBridgeInventoryRule: SourceRule {
         file.walk { node, context in
             var values: LocalValues { cache.values(for: context) }
             switch node {
-            case .statement(let statement):
-                guard case .assignment(let target, "=", let value) = statement.kind,
-                      case .subscriptAccess(let base, let arguments) = target.unwrapped.kind, arguments.count == 1,
-                      Self.isJSContext(base, values, importsJavaScriptCore) else { return }
-                let key = Self.keyText(arguments[0].value, file)
-                let message = "\(Self.kind(of: value)) `\(key)` is put into a JSContext: every script in that context can call it."
-                findings.append((statement.range, message, InventoryItem(.jsContextValue, name: key, detail: message)))
+            case .statement:
+                guard let store = Self.contextStore(node, values, importsJavaScriptCore, file) else { return }
+                let message = "\(Self.kind(of: store.value)) `\(store.key)` is put into a JSContext: every script in that context can call it."
+                findings.append((store.range, message, InventoryItem(.jsContextValue, name: store.key, detail: message)))
             case .expression(let expression):
-                guard case .call(let callee, let arguments, _) = expression.kind, let name = callee.name else { return }
-                if APIs.javaScriptContextStore ~= name, arguments.count == 2,
-                   arguments[1].label == "forKeyedSubscript", let receiver = callee.receiver,
-                   Self.isJSContext(receiver, values, importsJavaScriptCore) {
-                    let key = Self.keyText(arguments[1].value, file)
-                    let message = "\(Self.kind(of: arguments[0].value)) `\(key)` is put into a JSContext: every script in that context can call it."
-                    findings.append((expression.range, message, InventoryItem(.jsContextValue, name: key, detail: message)))
+                guard case .call(let callee, _, _) = expression.kind, let name = callee.name else { return }
+                if let store = Self.contextStore(node, values, importsJavaScriptCore, file) {
+                    let message = "\(Self.kind(of: store.value)) `\(store.key)` is put into a JSContext: every script in that context can call it."
+                    findings.append((store.range, message, InventoryItem(.jsContextValue, name: store.key, detail: message)))
                     return
                 }
                 guard let handlerName = Self.scriptMessageHandlerName(expression, values) else { return }
@@ -123,6 +117,28 @@ public struct JavaScriptBridgeInventoryRule: SourceRule {
 
     static func keyText(_ key: Expression, _ file: CodeFile) -> String {
         key.strippedOfCasts.stringValue ?? file.text(key.range)
+    }
+
+    /// A value put into a JSContext under a key, in either shape: `context["key"] = value` (a statement) or
+    /// `[context setObject:value forKeyedSubscript:@"key"]` (an expression): the value, the key as written and
+    /// the range to report. Shared by the inventory and MOAT-PLAT-214.
+    /// `values` is asked only once the shape matches (the caller's cache builds them per context).
+    static func contextStore(_ node: CodeNode, _ values: @autoclosure () -> LocalValues, _ importsJavaScriptCore: Bool,
+                             _ file: CodeFile) -> (value: Expression, key: String, range: SourceRange)? {
+        switch node {
+        case .statement(let statement):
+            guard case .assignment(let target, "=", let value) = statement.kind,
+                  case .subscriptAccess(let base, let arguments) = target.unwrapped.kind, arguments.count == 1,
+                  isJSContext(base, values(), importsJavaScriptCore) else { return nil }
+            return (value, keyText(arguments[0].value, file), statement.range)
+        case .expression(let expression):
+            guard case .call(let callee, let arguments, _) = expression.kind, let name = callee.name,
+                  APIs.javaScriptContextStore ~= name, arguments.count == 2, arguments[1].label == "forKeyedSubscript",
+                  let receiver = callee.receiver, isJSContext(receiver, values(), importsJavaScriptCore) else { return nil }
+            return (arguments[0].value, keyText(arguments[1].value, file), expression.range)
+        case .declaration:
+            return nil
+        }
     }
 
     /// A JSContext by declared type, construction, the UIWebView key path, or (in a file importing
