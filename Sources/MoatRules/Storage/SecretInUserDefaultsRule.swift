@@ -91,6 +91,29 @@ public struct SecretInUserDefaultsRule: SourceRule {
                 ↓UserDefaults.standard.set(account.secret, forKey: "secret")
             }
             """, note: "The field that holds the secret is still the secret."),
+            .triggering("GroupStore.swift", """
+            final class GroupStore {
+                let shared = UserDefaults(suiteName: "group.com.example.app")!
+                private let store = UserDefaults.standard
+                func didSignIn(sessionToken: String, theme: String) {
+                    ↓shared.set(sessionToken, forKey: "session")
+                    ↓self.store.set(sessionToken, forKey: "s")
+                    shared.set(theme, forKey: "theme")
+                }
+            }
+            """, note: "Stored-property receivers: the suite and the standard defaults kept as members of the type."),
+            .triggering("LBGroupStore.m", """
+            @interface LBGroupStore : NSObject
+            @property (nonatomic, strong) NSUserDefaults *groupStore;
+            @end
+            @implementation LBGroupStore
+            - (void)rememberPassword:(NSString *)password theme:(NSString *)theme {
+                ↓[self.groupStore setObject:password forKey:@"pw"];
+                ↓[_groupStore setObject:password forKey:@"pw2"];
+                [self.groupStore setObject:theme forKey:@"theme"];
+            }
+            @end
+            """, note: "An Objective-C property declared as NSUserDefaults, through the accessor and the instance variable."),
             .nonTriggering("Session.m", """
             - (void)didLogin:(NSString *)userName {
                 [[NSUserDefaults standardUserDefaults] setObject:userName forKey:@"lastUserName"];

@@ -91,6 +91,36 @@ struct SensitiveFlowTests {
         #expect(flows.first.map { $0.range.start.line } == 3)
     }
 
+    /// A method of the file is not the method of a framework-typed receiver of the same selector: the
+    /// in-memory dictionary's `setObject:forKey:` is not the store's own `setObject:forKey:` (which writes
+    /// UserDefaults), while a message to `self` or to an object of the file's class still is.
+    @Test func aFrameworkTypedReceiverIsNotTheFilesNamesake() {
+        let source = """
+        @interface LBStore : NSObject
+        @property NSUserDefaults *storage;
+        @property NSMutableDictionary *identities;
+        @end
+        @implementation LBStore
+        - (void)setObject:(id)value forKey:(NSString *)name {
+            [_storage setObject:value forKey:name];
+        }
+        - (void)remember:(NSString *)password {
+            [_identities setObject:password forKey:@"a"];
+            NSMutableDictionary *local = [NSMutableDictionary new];
+            [local setObject:password forKey:@"b"];
+        }
+        - (void)persist:(NSString *)password {
+            [self setObject:password forKey:@"c"];
+        }
+        @end
+        """
+        let flows = Support.flows(source, name: "LBStore.m").filter { $0.kind == .defaultsWrite && !$0.taints(.value).isEmpty }
+        // One write, reached from `persist:` through `self`; `remember:` writes only dictionaries.
+        #expect(flows.count == 1)
+        #expect(flows.first?.taints(.value).first?.steps.contains { $0.range.start.line == 15 } == true)
+        #expect(!(flows.first?.taints(.value).contains { taint in taint.steps.contains { [10, 12].contains($0.range.start.line) } } ?? true))
+    }
+
     @Test func keychainReadsAndSecureFieldsAreSources() throws {
         let flows = Support.flows("""
         final class LoginViewController {

@@ -263,7 +263,7 @@ extension FunctionInterpreter {
     /// Arguments the called function (of this file or another) validates before doing its work.
     func validatedArguments(_ call: CallSite, _ state: InterpreterState) -> Set<Int> {
         guard call.argumentTaints.contains(where: { !$0.isEmpty }) else { return [] }
-        if let (function, mapping) = engine.resolve(call.expression) {
+        if let (function, mapping) = engine.resolve(call.expression), !receiverRulesOut(function, call.receiver, state) {
             guard let summary = engine.summary(of: function) else { return [] }
             return Set(summary.validatedParameters.compactMap { mapping[$0] })
         }
@@ -311,7 +311,7 @@ extension FunctionInterpreter {
 
     /// A function of this file: the call returns what its summary says (nothing until it has one).
     mutating func applySummary(_ call: inout CallSite, _ state: inout InterpreterState) -> [Taint]? {
-        guard let (function, mapping) = engine.resolve(call.expression) else { return nil }
+        guard let (function, mapping) = engine.resolve(call.expression), !receiverRulesOut(function, call.receiver, state) else { return nil }
         callees.insert(ObjectIdentifier(function))
         guard let summary = engine.summary(of: function) else { return [] }
         return apply(summary, of: function, mapping: mapping, call: call.expression, arguments: call.arguments,
@@ -457,8 +457,31 @@ extension FunctionInterpreter {
         return false
     }
 
+    /// A method of this file called on a receiver whose type is known to be a framework class or a standard
+    /// value type the file neither declares nor extends (`[_secIdentities setObject:x forKey:k]` with
+    /// `NSMutableDictionary *secIdentities`): the call is that type's method, not the file's namesake.
+    func receiverRulesOut(_ function: FunctionDeclaration, _ receiver: Expression?, _ state: InterpreterState) -> Bool {
+        guard let receiver, let owner = engine.functionOwners[ObjectIdentifier(function)], receiver.rootName != SensitiveSources.selfName,
+              let type = sinkReceiverType(receiver, state) else { return false }
+        let core = String(type.filter { !"?!* ".contains($0) }.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+        return core != owner && !engine.fileTypeNames.contains(core) && Transfers.isFrameworkType(type)
+    }
+
+    /// The declared or inferred type of a sink's receiver: a local's (`let defaults = UserDefaults(suiteName: g)`),
+    /// or, for a receiver that is one of the enclosing type's stored properties (`shared`, `self.shared`,
+    /// Objective-C `_shared`), the property's (`let shared = UserDefaults(suiteName: g)!` as a member).
+    func sinkReceiverType(_ receiver: Expression, _ state: InterpreterState) -> String? {
+        guard let root = receiver.rootName else { return nil }
+        if let local = state.types[root] { return local }
+        guard let ownerName, let properties = engine.propertyTypes[ownerName], let path = receiver.accessPath else { return nil }
+        let property = path.hasPrefix(SensitiveSources.selfName + ".") ? String(path.dropFirst(SensitiveSources.selfName.count + 1)) : path
+        if let declared = properties[property] { return declared }
+        if file.language.isCFamily, property.hasPrefix("_") { return properties[String(property.dropFirst())] }
+        return nil
+    }
+
     func matches(_ candidate: SinkMatch, callee: Expression, arguments: [Argument], receiver: Expression?, _ state: InterpreterState) -> Bool {
-        let type = receiver?.rootName.flatMap { state.types[$0] }
+        let type = receiver.flatMap { sinkReceiverType($0, state) }
         return TaintSinks.matches(candidate, language: file.language, callee: callee, arguments: arguments, receiver: receiver, receiverType: type)
     }
 

@@ -110,6 +110,11 @@ extension TaintEngine {
                 } else if let initializer = variable.initializer, case .call(let callee, _, _) = initializer.unwrapped.kind,
                           let first = callee.nameChain.first, first.first?.isUppercase == true {
                     propertyTypes[type.name, default: [:]][variable.name] = first
+                } else if let initializer = variable.initializer, case .member(let base?, let name) = initializer.unwrapped.kind,
+                          SensitiveSources.singletonNames.contains(name), let typeName = base.unwrapped.accessPath,
+                          typeName.first?.isUppercase == true, !typeName.contains(".") {
+                    // A type's singleton (`let store = UserDefaults.standard`) is of that type.
+                    propertyTypes[type.name, default: [:]][variable.name] = typeName
                 }
             }
         }

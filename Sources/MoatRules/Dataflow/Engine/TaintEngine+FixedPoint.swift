@@ -10,7 +10,9 @@ extension TaintEngine {
             functions.append((function, owner))
             functionsByFullName[function.fullName, default: []].append(function)
             functionsByName[function.name, default: []].append(function)
+            if let owner { functionOwners[ObjectIdentifier(function)] = owner.name }
         }
+        fileTypeNames = Set(file.allTypes.map(\.name))
         collectJavaScriptExports()
         collectPropertyTypes()
         // Round one analyzes every function; later rounds only the callers of functions whose summary

@@ -17,6 +17,9 @@ final class TaintEngine {
     var flowsByFunction: [ObjectIdentifier: [TaintFlow]] = [:]
     var functionsByFullName: [String: [FunctionDeclaration]] = [:]
     var functionsByName: [String: [FunctionDeclaration]] = [:]
+    /// The type each function of the file belongs to, and the names of the types the file declares or extends.
+    var functionOwners: [ObjectIdentifier: String] = [:]
+    var fileTypeNames: Set<String> = []
     var exportedMethods: Set<String> = []
     var exportingTypes: Set<String> = []
     let mentionsCloudKit: Bool

@@ -379,6 +379,25 @@ enum Transfers {
     /// Standardizers of paths (`standardizedFileURL`, `realpath`): also read by the condition reader.
     static let standardizers: Set<String> = Set(members.filter { $0.effect == .standardizes }.flatMap(\.spelling.names))
 
+    /// Class prefixes of Apple's frameworks (`NSMutableDictionary`, `UIPasteboard`, `WKWebView`...) and Swift's
+    /// standard value types: a method of the scanned file is not a method of a receiver of such a type (unless the
+    /// file extends the type), so `[_secIdentities setObject:x forKey:k]` on an `NSMutableDictionary` property is
+    /// not the file's own `setObject:forKey:`.
+    static let frameworkClassPrefixes: [String] = ["NS", "UI", "CF", "WK", "CK", "AV", "MK", "SK", "LA", "CL", "PH", "CN", "SF", "JS"]
+    static let standardValueTypes: Set<String> = ["String", "Array", "Dictionary", "Set", "Data", "URL", "Substring"]
+
+    /// Whether `type` (a declared type, `NSMutableDictionary *`, `[String: Any]?`) names a framework class or a
+    /// standard value type.
+    static func isFrameworkType(_ type: String) -> Bool {
+        let core = type.filter { !"?!* ".contains($0) }
+        if core.hasPrefix("[") { return true }
+        let name = String(core.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+        if standardValueTypes.contains(name) { return true }
+        return frameworkClassPrefixes.contains { prefix in
+            name.hasPrefix(prefix) && name.count > prefix.count && name[name.index(name.startIndex, offsetBy: prefix.count)].isUppercase
+        }
+    }
+
     static func isInertType(_ type: String) -> Bool {
         var core = Substring(type)
         while let first = core.first, first == " " { core.removeFirst() }
