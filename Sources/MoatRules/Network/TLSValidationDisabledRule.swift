@@ -5,6 +5,12 @@ import MoatSyntax
 /// `DisabledTrustEvaluator` / `DisabledEvaluator` / `.disableEvaluation`, AFNetworking
 /// `allowInvalidCertificates = YES` / `validatesDomainName = NO`, `setAllowsAnyHTTPSCertificate:forHost:`,
 /// and `kCFStreamSSLValidatesCertificateChain: false`. Inside `#if DEBUG` it is reported at low severity.
+///
+/// An AFNetworking policy that pins (`policyWithPinningMode:` / `AFSecurityPolicy(pinningMode:)` or an
+/// `SSLPinningMode` write with a mode other than none) still requires the server's certificate or public
+/// key to be one of the pinned ones: `allowInvalidCertificates` then only lets a pinned self-signed
+/// certificate through (AFNetworking's documented way to pin one), and `validatesDomainName = NO` admits
+/// no server without the pinned key. Those two writes on a pinned policy stay quiet.
 public struct TLSValidationDisabledRule: SourceRule {
     public static let description = RuleDescription(
         id: "MOAT-NET-207", slug: "tls-validation-disabled",
@@ -42,6 +48,42 @@ public struct TLSValidationDisabledRule: SourceRule {
                 policy.validatesDomainName = YES;
             }
             """),
+            // A pinned policy for a server with a self-signed certificate: the pin still decides.
+            .nonTriggering("PinnedServer.m", """
+            @implementation PinnedServer
+            - (instancetype)initWithCertificate:(NSData *)der {
+                if (self = [super init]) {
+                    _trustPolicy = [AFSecurityPolicy policyWithPinningMode:AFSSLPinningModeCertificate];
+                    self.trustPolicy.allowInvalidCertificates = YES;
+                    [self.trustPolicy setValidatesDomainName:NO];
+                    self.trustPolicy.pinnedCertificates = [NSSet setWithObject:der];
+                }
+                return self;
+            }
+            @end
+            """),
+            .nonTriggering("PinnedServer.swift", """
+            import AFNetworking
+            func selfSignedPolicy(_ certificate: Data) -> AFSecurityPolicy {
+                let policy = AFSecurityPolicy(pinningMode: .publicKey, withPinnedCertificates: [certificate])
+                policy.allowInvalidCertificates = true
+                return policy
+            }
+            func laterPinned() -> AFSecurityPolicy {
+                let policy = AFSecurityPolicy.default()
+                policy.sslPinningMode = .certificate
+                policy.validatesDomainName = false
+                return policy
+            }
+            """),
+            // Pinning mode none pins nothing: the chain is not checked at all.
+            .triggering("UnpinnedServer.m", """
+            - (AFSecurityPolicy *)policy {
+                AFSecurityPolicy *policy = [AFSecurityPolicy policyWithPinningMode:AFSSLPinningModeNone];
+                ↓policy.allowInvalidCertificates = YES;
+                return policy;
+            }
+            """),
         ])
 
     public init() {}
@@ -52,7 +94,9 @@ public struct TLSValidationDisabledRule: SourceRule {
             || unit.names.containsAny(["DisabledTrustEvaluator", "DisabledEvaluator", "setAllowsAnyHTTPSCertificate", "disableEvaluation"])
             || unit.names.containsAnywhere(["kCFStreamSSLValidatesCertificateChain"]) else { return }
         var findings: [(SourceRange, String, WalkContext)] = []
+        let pinned = pinnedPolicies(in: file)
         for write in file.propertyWrites(named: ["allowInvalidCertificates", "validatesDomainName"]) {
+            if let object = write.object, let key = Self.policyKey(object, in: write.context), pinned.contains(key) { continue }
             let disables = write.property == "allowInvalidCertificates" ? write.value.boolValue == true : write.value.boolValue == false
             guard disables else { continue }
             let what = write.property == "allowInvalidCertificates"
@@ -86,5 +130,55 @@ public struct TLSValidationDisabledRule: SourceRule {
             sink.report("\(what): anyone on the network can impersonate the server.\(debug ? " It is inside #if DEBUG; keep it out of release builds." : " Remove it.")",
                         in: file, at: range, severity: debug ? .low : nil)
         }
+    }
+
+    /// Names that make or set an AFNetworking policy's pinning mode.
+    static let pinningModeFactories: Set<String> = Set(APIs.afSecurityPolicyPinning.selectors + APIs.afSecurityPolicyPinning.classes)
+    static let pinningModeProperties: Set<String> = ["SSLPinningMode", "sslPinningMode"]
+
+    /// The variable or property a policy is kept in: a local by its function (`policy`), a property or an
+    /// instance variable by its name (`self.securityPolicy`, `_securityPolicy`).
+    static func policyKey(_ expression: Expression, in context: WalkContext) -> String? {
+        switch expression.unwrapped.kind {
+        case .identifier(let name):
+            if name.hasPrefix("_") { return String(name.dropFirst()) }
+            return "\(context.function?.range.start.offset ?? -1):\(name)"
+        case .member(let base, let name):
+            guard base == nil || base?.name == "self" else { return nil }
+            return name
+        default:
+            return nil
+        }
+    }
+
+    /// Whether a value is a pinning mode other than none (`AFSSLPinningModePublicKey`, `.certificate`).
+    static func isPinningMode(_ expression: Expression) -> Bool {
+        guard let name = expression.name?.lowercased() else { return false }
+        return name.hasSuffix("certificate") || name.hasSuffix("publickey")
+    }
+
+    /// The policies of this file that pin: kept from a factory given a pinning mode, or given one later.
+    func pinnedPolicies(in file: CodeFile) -> Set<String> {
+        var pinned: Set<String> = []
+        func madePinned(_ value: Expression) -> Bool {
+            guard case .call(let callee, let arguments, _) = value.unwrapped.kind, let name = callee.name,
+                  Self.pinningModeFactories.contains(name), let mode = arguments.first else { return false }
+            return Self.isPinningMode(mode.value)
+        }
+        for write in file.propertyWrites(named: Self.pinningModeProperties) where Self.isPinningMode(write.value) {
+            if let object = write.object, let key = Self.policyKey(object, in: write.context) { pinned.insert(key) }
+        }
+        file.walk { node, context in
+            guard case .statement(let statement) = node else { return }
+            switch statement.kind {
+            case .variable(let names, _, let initializer?, _) where names.count == 1 && madePinned(initializer):
+                pinned.insert("\(context.function?.range.start.offset ?? -1):\(names[0])")
+            case .assignment(let target, "=", let value) where madePinned(value):
+                if let key = Self.policyKey(target, in: context) { pinned.insert(key) }
+            default:
+                break
+            }
+        }
+        return pinned
     }
 }
