@@ -11,7 +11,9 @@ import MoatCore
 ///   "exclude": ["Generated/**", "**/*.generated.swift"],
 ///   "includeVendored": false,
 ///   "includeInventory": false,
-///   "failOn": "high"
+///   "failOn": "high",
+///   "fileTimeout": 30,
+///   "timeout": 600
 /// }
 /// ```
 public struct Configuration: Codable, Sendable, Equatable {
@@ -26,12 +28,16 @@ public struct Configuration: Codable, Sendable, Equatable {
     /// Also list inventory entries (entitlements, URL schemes, bridges...) among the findings.
     public var includeInventory: Bool?
     public var failOn: Severity?
+    /// Seconds one file may parse, and its rules run (`--file-timeout`); 0 turns the budget off.
+    public var fileTimeout: Double?
+    /// Seconds the whole scan may take (`--timeout`); past it, the command stops with exit code 2.
+    public var timeout: Double?
 
     public init() {}
 
     public static let fileName = ".moat.json"
     static let knownKeys: Set<String> = ["disabledRules", "enabledRules", "severityOverrides", "exclude",
-                                         "includeVendored", "includeInventory", "failOn"]
+                                         "includeVendored", "includeInventory", "failOn", "fileTimeout", "timeout"]
 
     public static func load(from url: URL) throws -> Configuration {
         let data: Data
@@ -76,6 +82,17 @@ public struct Configuration: Codable, Sendable, Equatable {
         includeVendored = try container.decodeIfPresent(Bool.self, forKey: .includeVendored)
         includeInventory = try container.decodeIfPresent(Bool.self, forKey: .includeInventory)
         failOn = try container.decodeIfPresent(Severity.self, forKey: .failOn)
+        fileTimeout = try Self.seconds(container, .fileTimeout, allowsZero: true)
+        timeout = try Self.seconds(container, .timeout, allowsZero: false)
+    }
+
+    private static func seconds<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, _ key: Key, allowsZero: Bool) throws -> Double? {
+        guard let value = try container.decodeIfPresent(Double.self, forKey: key) else { return nil }
+        guard value.isFinite, allowsZero ? value >= 0 : value > 0 else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container,
+                                                   debugDescription: "expected a number of seconds\(allowsZero ? ", 0 or more" : " above 0")")
+        }
+        return value
     }
 }
 

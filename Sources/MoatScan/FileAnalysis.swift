@@ -82,47 +82,35 @@ struct StoredFacts: Sendable {
     }
 }
 
-/// Loads and analyzes files in parallel (bounded by `jobs`), with results in input order so the output
-/// does not depend on scheduling.
+/// Loads and analyzes files in parallel (bounded by `jobs`), each under the file budget, with results in
+/// input order so the output does not depend on scheduling.
 struct FileAnalysis: Sendable {
     let analyzer: Analyzer
     let cache: ResultCache?
-    let budget: Double
+    let budget: FileBudget
     let loader = Loader()
     /// The scan's lock files: each source file's unit gets the locks that cover it (`DependencyLocks`).
     var dependencies = DependencyLocks()
-    /// Stack of each analysis thread: address space only, pages are committed as used.
-    static let workerStackSize = 256 * 1024 * 1024
+
+    init(analyzer: Analyzer, cache: ResultCache?, budget: FileBudget) {
+        self.analyzer = analyzer
+        self.cache = cache
+        self.budget = budget
+    }
 
     func run(_ files: [DiscoveredFile], contexts: [DataflowContext?]? = nil, jobs: Int,
              progress: (@Sendable (ScanProgress) -> Void)?) -> [FileOutcome] {
-        let results = OutcomeStore(count: files.count)
-        let workers = max(1, min(jobs, files.count))
-        let next = AtomicCounter()
-        let done = AtomicCounter()
-        let finished = DispatchGroup()
-        for _ in 0..<workers {
-            finished.enter()
-            // Parsers recurse; dispatch's worker threads have 512 KB stacks. Our own threads get plenty.
-            let thread = Thread {
-                while true {
-                    let index = next.increment() - 1
-                    guard index < files.count else { break }
-                    results.set(index, analyze(files[index], context: contexts?[index] ?? nil))
-                    let count = done.increment()
-                    progress?(ScanProgress(phase: .analyzing, done: count, total: files.count))
-                }
-                finished.leave()
-            }
-            thread.stackSize = Self.workerStackSize
-            thread.start()
-        }
-        finished.wait()
-        return results.values
+        let total = files.count
+        return BudgetedWork(budget: budget).run(
+            paths: files.map(\.path), jobs: jobs, placeholder: FileOutcome(),
+            progress: progress.map { report in { @Sendable done in report(ScanProgress(phase: .analyzing, done: done, total: total)) } },
+            overrun: { index, message in FileOutcome(errors: [ScanError(path: files[index].path, message: message)]) },
+            work: { index, reporter in analyze(files[index], context: contexts?[index] ?? nil, reporter: reporter) })
     }
 
-    func analyze(_ file: DiscoveredFile, context: DataflowContext? = nil) -> FileOutcome {
+    func analyze(_ file: DiscoveredFile, context: DataflowContext? = nil, reporter: BudgetedWork.Reporter? = nil) -> FileOutcome {
         if file.kind == .builtApp || file.kind == .machO {
+            reporter?.enter(.analysis)
             return BuiltAppAnalysis(analyzer: analyzer).analyze(file)
         }
         var outcome = FileOutcome()
@@ -151,12 +139,14 @@ struct FileAnalysis: Sendable {
         case .failure(let error):
             outcome.errors.append(error)
         case .success(.code(let code)):
-            let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, budget) * 1_000_000_000)
+            reporter?.enter(.analysis)
+            let seconds = budget.seconds > 0 ? budget.seconds : Double(Int32.max)
+            let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1_000_000_000)
             let unit = SourceUnit(code: code, context: context, dependencies: locks)
             let (findings, overran) = analyzer.analyze(unit, deadline: deadline)
             outcome.findings = findings
             if let overran {
-                outcome.errors.append(ScanError(path: file.path, message: "analysis exceeded the \(Int(budget))-second budget for one file; rules not run after \(overran)"))
+                outcome.errors.append(ScanError(path: file.path, message: "analysis took longer than \(FileBudget.format(budget.seconds)) s (see --file-timeout): rules not run after \(overran)"))
             }
             let source = FileOutcome.SourcePayload(summary: SourceSummary(file: code), suppressions: SuppressionDirective.directives(in: code),
                                                    facts: unit.factsForOtherFiles.map(StoredFacts.init), context: context)
@@ -166,11 +156,13 @@ struct FileAnalysis: Sendable {
                                                errors: outcome.errors, facts: source.facts?.encoded), for: key)
             }
         case .success(.propertyList(let plist)):
+            reporter?.enter(.analysis)
             outcome.findings = analyzer.analyze(plist)
             outcome.payload = .propertyList(plist)
         case .success(.xcodeProject(let project)):
             outcome.payload = .project(project)
         case .success(.interfaceBuilder(let document)):
+            reporter?.enter(.analysis)
             outcome.findings = analyzer.analyze(document)
             outcome.payload = .interfaceBuilder(document)
         case .success(.coreDataModel(let model)):
@@ -179,40 +171,5 @@ struct FileAnalysis: Sendable {
             break
         }
         return outcome
-    }
-}
-
-/// Results written by index from worker threads.
-final class OutcomeStore: @unchecked Sendable {
-    private var storage: [FileOutcome]
-    private let lock = NSLock()
-
-    init(count: Int) {
-        storage = Array(repeating: FileOutcome(), count: count)
-    }
-
-    func set(_ index: Int, _ value: FileOutcome) {
-        lock.lock()
-        storage[index] = value
-        lock.unlock()
-    }
-
-    var values: [FileOutcome] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
-    }
-}
-
-final class AtomicCounter: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-
-    /// Adds one and returns the new value.
-    func increment() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
     }
 }

@@ -22,8 +22,17 @@ public struct ScanOptions: Sendable {
     /// Where per-file results are cached; nil disables the cache. The CLI defaults it to `.moat-cache`
     /// in the (first) scanned folder.
     public var cacheDirectory: URL?
-    /// Seconds one file's analysis may take before its remaining rules are skipped (reported as an error).
-    public var perFileBudget: Double = 30
+    /// How long one file may parse and analyse, and what happens past it (`FileBudget`). The configuration's
+    /// `fileTimeout` applies unless `fileTimeoutGiven` (a `--file-timeout` on the command line).
+    public var budget = FileBudget()
+    public var fileTimeoutGiven = false
+    /// Seconds the whole scan may take (`--timeout`; else the configuration's `timeout`), counted from
+    /// `startedAt`; only with `onTimeout`, which is called on another thread when the time is up.
+    public var timeout: Double?
+    public var startedAt = Date()
+    public var onTimeout: (@Sendable (Double, ScanActivity) -> Void)?
+    /// Where the scan records how far it got.
+    public var activity = ScanActivity()
     /// Called as files are done (from any thread), for progress display.
     public var progress: (@Sendable (ScanProgress) -> Void)?
     /// Findings recorded in this baseline are left out of the result (see `Baseline`).
@@ -50,24 +59,30 @@ public enum Scanner {
         let startTime = Date()
         // 1. Configure: the configuration file, the rules that run, the cache.
         let setup = try ScanSetup(options)
+        if let onTimeout = options.onTimeout, let seconds = options.timeout ?? setup.configuration.timeout {
+            ScanTimer.start(seconds: seconds, startedAt: options.startedAt, activity: options.activity, onExpiry: onTimeout)
+        }
+        let activity = options.activity
+        let userProgress = options.progress
+        let progress: @Sendable (ScanProgress) -> Void = { activity.record($0); userProgress?($0) }
 
         // 2. Discover the files under each root.
         let (discovered, foundErrors) = discover(options, setup)
         // The lock files first: the library versions the source files' rules may judge (`DependencyLocks`).
-        let (dependencies, lockErrors) = readLocks(discovered.filter { $0.kind == .dependencyLock })
+        let (dependencies, lockErrors) = readLocks(discovered.filter { $0.kind == .dependencyLock }, budget: setup.fileAnalysis.budget)
         let files = discovered.filter { $0.kind != .dependencyLock }
         let discoveryErrors = foundErrors + lockErrors
         var fileAnalysis = setup.fileAnalysis
         fileAnalysis.dependencies = dependencies
 
         // 3. Analyze each file on all cores; each tree is dropped as soon as its rules ran.
-        options.progress?(ScanProgress(phase: .analyzing, done: 0, total: files.count))
-        var outcomes = fileAnalysis.run(files, jobs: options.jobs, progress: options.progress)
+        progress(ScanProgress(phase: .analyzing, done: 0, total: files.count))
+        var outcomes = fileAnalysis.run(files, jobs: options.jobs, progress: progress)
 
         // 4. Dataflow across files: analyze again the files that other files' facts tell something new.
         var rounds = CrossFileRounds(files: files, analysis: fileAnalysis, jobs: options.jobs)
         rounds.run(&outcomes)
-        options.progress?(ScanProgress(phase: .finishing, done: files.count, total: files.count))
+        progress(ScanProgress(phase: .finishing, done: files.count, total: files.count))
 
         // 5. The app as a whole: projects, property lists (of the tree and of built apps), Interface
         //    Builder documents and every source file's summary.
@@ -100,13 +115,22 @@ public enum Scanner {
 
     /// Phase 2, the lock files of the app's dependencies (test and fixture folders' are not the app's). A
     /// malformed one is an error naming it; the scan goes on without it.
-    static func readLocks(_ files: [DiscoveredFile]) -> (DependencyLocks, [ScanError]) {
+    static func readLocks(_ files: [DiscoveredFile], budget: FileBudget) -> (DependencyLocks, [ScanError]) {
         let loader = Loader()
+        let shipping = files.filter { $0.nonShipping == nil }
+        let loaded = BudgetedWork(budget: budget).run(
+            paths: shipping.map(\.path), jobs: 1, placeholder: Result<DependencyLock?, ScanError>.success(nil),
+            overrun: { index, message in .failure(ScanError(path: shipping[index].path, message: message)) },
+            work: { index, _ in
+                loader.load(shipping[index]).map { loaded -> DependencyLock? in
+                    if case .dependencyLock(let lock) = loaded { return lock } else { return nil }
+                }
+            })
         var locks: [DependencyLock] = []
         var errors: [ScanError] = []
-        for file in files where file.nonShipping == nil {
-            switch loader.load(file) {
-            case .success(.dependencyLock(let lock)): locks.append(lock)
+        for result in loaded {
+            switch result {
+            case .success(let lock?): locks.append(lock)
             case .success: break
             case .failure(let error): errors.append(error)
             }
@@ -225,7 +249,9 @@ struct ScanSetup {
         self.rules = rules
         ruleIds = Set(rules.map { $0.description.id })
         self.analyzer = analyzer
-        fileAnalysis = FileAnalysis(analyzer: analyzer, cache: cache, budget: options.perFileBudget)
+        var budget = options.budget
+        if !options.fileTimeoutGiven, let seconds = configuration.fileTimeout { budget.seconds = seconds }
+        fileAnalysis = FileAnalysis(analyzer: analyzer, cache: cache, budget: budget)
     }
 }
 

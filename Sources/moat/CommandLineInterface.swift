@@ -69,6 +69,9 @@ enum CommandLineInterface {
                              or ~/.cache/moat, ~/Library/Caches/moat on macOS; never the scanned folder)
       --cache-limit MB       Evict the least recently used cache entries beyond MB megabytes (default: 200)
       --no-cache             Neither read nor write the cache
+      --file-timeout SECONDS Budget of one file's parsing, and of its rules (default: 30; 0: none). A file past
+                             it is reported in errors as not analysed and the scan goes on without it
+      --timeout SECONDS      Stop the whole command after SECONDS, say how far it got, exit 2 (default: none)
     """
 
     static let surfaceUsage = """

@@ -14,6 +14,10 @@ struct CommonScanArguments {
     var cacheDirectory: String?
     var useCache = true
     var cacheLimitBytes = ResultCache.defaultLimitBytes
+    /// `--file-timeout`: seconds one file may parse and analyse (0: no budget).
+    var fileTimeout: Double?
+    /// `--timeout`: seconds the whole command may take.
+    var timeout: Double?
     /// Where warnings go (standard error); tests may capture them.
     var warn: (String) -> Void = { CommandLineInterface.printError("moat: warning: " + $0 + "\n") }
 
@@ -38,6 +42,8 @@ struct CommonScanArguments {
                 throw UsageError(message: "invalid value '\(value)' for --cache-limit (expected megabytes, from 1)", command: command)
             }
             cacheLimitBytes = megabytes * 1024 * 1024
+        case "--file-timeout": fileTimeout = try seconds(for: argument, &parser, allowsZero: true)
+        case "--timeout": timeout = try seconds(for: argument, &parser, allowsZero: false)
         case "--config": configPath = try parser.value(for: argument)
         case "--include-vendored": includeVendored = true
         case "--include-inventory": includeInventory = true
@@ -46,6 +52,15 @@ struct CommonScanArguments {
         default: return false
         }
         return true
+    }
+
+    private func seconds(for argument: String, _ parser: inout ArgumentParser, allowsZero: Bool) throws -> Double {
+        let value = try parser.value(for: argument)
+        guard let seconds = Double(value), seconds.isFinite, allowsZero ? seconds >= 0 : seconds > 0, seconds <= 86_400 * 7 else {
+            throw UsageError(message: "invalid value '\(value)' for \(argument) (expected seconds, \(allowsZero ? "0 or more; 0 turns the budget off" : "more than 0"))",
+                             command: command)
+        }
+        return seconds
     }
 
     /// Scan options for these paths; a path that does not exist is a usage error.
@@ -60,6 +75,13 @@ struct CommonScanArguments {
             throw UsageError(message: "no such file or folder '\(path)'", command: command)
         }
         if let jobs { options.jobs = jobs }
+        // The budgets: a file that overruns restarts the command without it (`ScanRestart`); past --timeout
+        // the command says how far it got and exits 2.
+        options.budget = ScanRestart.budget(seconds: fileTimeout ?? FileBudget.defaultSeconds)
+        options.fileTimeoutGiven = fileTimeout != nil
+        options.timeout = timeout
+        options.startedAt = ScanRestart.startedAt
+        options.onTimeout = { seconds, activity in ScanRestart.timedOut(seconds: seconds, activity: activity) }
         if useCache { options.cacheDirectory = cacheFolder(paths: options.paths) }
         return options
     }

@@ -14,7 +14,7 @@ struct ScanPhasesTests {
 
     static func analyze(_ tree: TemporaryTree) -> [String: FileOutcome] {
         let files = Discovery(includeVendored: false, excludes: []).discover(root: tree.root).files
-        let analysis = FileAnalysis(analyzer: Analyzer(rules: RuleRegistry.all), cache: nil, budget: 30)
+        let analysis = FileAnalysis(analyzer: Analyzer(rules: RuleRegistry.all), cache: nil, budget: FileBudget())
         var outcomes = analysis.run(files, jobs: 2, progress: nil)
         var rounds = CrossFileRounds(files: files, analysis: analysis, jobs: 2)
         rounds.run(&outcomes)

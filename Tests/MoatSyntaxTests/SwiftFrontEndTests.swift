@@ -174,19 +174,19 @@ struct SwiftPathologicalInputTests {
 
     @Test func deepBracketsAreRefusedBeforeParsing() {
         let deep = "let b = " + String(repeating: "[", count: 30) + String(repeating: "]", count: 30)
-        #expect(SwiftFrontEnd.refusalReason(source: deep) == "not analysed: square brackets nested 30 deep (limit 8); the Swift parser takes time exponential in that depth")
+        #expect(SwiftFrontEnd.refusalReason(source: deep) == "not analysed: square brackets nested 30 deep (limit 10); the Swift parser takes time exponential in that depth")
         let ordinary = "let m: [[String: [Int]]] = [[\"a\": [1, 2]]] // [[[[[[[[[[[[[[[[[\nlet s = \"[[[[[[[[[[[[[[[[[[\""
         #expect(SwiftFrontEnd.refusalReason(source: ordinary) == nil)
-        let nine = String(repeating: "[", count: 9)
-        let hidden = "/* /* \(nine) */ \(nine) */ let s = \"\\\"\(nine)\"\n// \(nine)\nlet d = a / b\nlet r = #/[[[[[[[[[[a]]]]]]]]]]/#\nlet `[[[[[[[[[[` = 1"
+        let eleven = String(repeating: "[", count: 11)
+        let hidden = "/* /* \(eleven) */ \(eleven) */ let s = \"\\\"\(eleven)\"\n// \(eleven)\nlet d = a / b\nlet r = #/\(eleven)a]/#\nlet `\(eleven)` = 1"
         #expect(SwiftFrontEnd.refusalReason(source: hidden) == nil)
-        #expect(SwiftFrontEnd.refusalReason(source: "x /\(nine)")?.contains("nested 9 deep") == true)
-        #expect(SwiftFrontEnd.refusalReason(source: "\(nine)]] /")?.contains("nested 9 deep") == true)
-        // Eight is accepted; a closure body starts afresh.
-        #expect(SwiftFrontEnd.refusalReason(source: String(repeating: "[", count: 8)) == nil)
+        #expect(SwiftFrontEnd.refusalReason(source: "x /\(eleven)")?.contains("nested 11 deep") == true)
+        #expect(SwiftFrontEnd.refusalReason(source: "\(eleven)]] /")?.contains("nested 11 deep") == true)
+        // Ten is accepted; a closure body starts afresh.
+        #expect(SwiftFrontEnd.refusalReason(source: String(repeating: "[", count: 10)) == nil)
         #expect(SwiftFrontEnd.refusalReason(source: String(repeating: "[{", count: 20)) == nil)
         // A single-line literal never ends on its own line here: it holds the brackets.
-        #expect(SwiftFrontEnd.refusalReason(source: "\"unterminated \(nine)") == nil)
+        #expect(SwiftFrontEnd.refusalReason(source: "\"unterminated \(eleven)") == nil)
     }
 
     /// The lexer's view of literals decides what is code: a single-line literal (plain or raw) ends at its
@@ -206,9 +206,9 @@ struct SwiftPathologicalInputTests {
         // Interpolations nest inside brackets and count.
         #expect(SwiftFrontEnd.refusalReason(source: "[" + String(repeating: "\"\\([", count: 12) + "F")?.contains("nested 13 deep") == true)
         // Tuples and function types inside array types.
-        let tuples = "let x = " + String(repeating: "[((a, ", count: 6) + "F"
-        #expect(SwiftFrontEnd.refusalReason(source: tuples) == "not analysed: brackets and parentheses nested 18 deep (limit 16); the Swift parser takes time exponential in that depth")
-        #expect(SwiftFrontEnd.refusalReason(source: "let x = " + String(repeating: "[(a, ", count: 8) + "F") == nil)
+        let tuples = "let x = " + String(repeating: "[((a, ", count: 9) + "F"
+        #expect(SwiftFrontEnd.refusalReason(source: tuples) == "not analysed: brackets and parentheses nested 27 deep (limit 24); the Swift parser takes time exponential in that depth")
+        #expect(SwiftFrontEnd.refusalReason(source: "let x = " + String(repeating: "[((a, ", count: 8) + "F") == nil)
         #expect(SwiftFrontEnd.refusalReason(source: String(repeating: "(", count: 64) + "F") == nil)
     }
 
