@@ -109,6 +109,8 @@ struct FileAnalysis: Sendable {
     }
 
     func analyze(_ file: DiscoveredFile, context: DataflowContext? = nil, reporter: BudgetedWork.Reporter? = nil) -> FileOutcome {
+        // The rules' deadline counts from the file's start, as the budget does.
+        let started = DispatchTime.now().uptimeNanoseconds
         if file.kind == .builtApp || file.kind == .machO {
             reporter?.enter(.analysis)
             return BuiltAppAnalysis(analyzer: analyzer).analyze(file)
@@ -141,7 +143,7 @@ struct FileAnalysis: Sendable {
         case .success(.code(let code)):
             reporter?.enter(.analysis)
             let seconds = budget.seconds > 0 ? budget.seconds : Double(Int32.max)
-            let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1_000_000_000)
+            let deadline = started + UInt64(seconds * 1_000_000_000)
             let unit = SourceUnit(code: code, context: context, dependencies: locks)
             let (findings, overran) = analyzer.analyze(unit, deadline: deadline)
             outcome.findings = findings

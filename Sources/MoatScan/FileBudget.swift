@@ -6,8 +6,9 @@ import Foundation
 /// Every file (source, property list, project, Interface Builder document, Core Data model, lock file,
 /// built app) is read, parsed and analysed on a worker thread that tells the budget when it starts, when it
 /// moves from parsing to its rules, and when it is done. The thread that waits for the workers looks at the
-/// clock while it waits: a file still parsing after `seconds`, or still in its rules `grace` seconds after
-/// that (the rules stop themselves at `seconds`, between two rules), has overrun. Its outcome is one error,
+/// clock while it waits: a file still parsing `seconds` after it started, or still in its rules `grace`
+/// seconds after that (the rules stop themselves at `seconds`, between two rules), has overrun: no file
+/// holds a worker longer than `seconds + grace`. Its outcome is one error,
 /// "not analysed: parsing took longer than N s", and the scan goes on without it.
 ///
 /// A thread cannot be stopped from outside, so what becomes of the stuck worker is the caller's choice:
@@ -62,7 +63,7 @@ public struct FileBudget: Sendable {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%g", seconds)
     }
 
-    /// Whether a file in `phase` since `started` has overrun at `now`.
+    /// Whether a file started at `started`, now in `phase`, has overrun at `now`.
     func isOverdue(phase: Phase, started: UInt64, now: UInt64) -> Bool {
         guard seconds > 0 else { return false }
         let limit = phase == .parsing ? seconds : seconds + grace
@@ -82,7 +83,7 @@ struct BudgetedWork: Sendable {
     struct Reporter: Sendable {
         fileprivate let state: BudgetedWorkState
         fileprivate let worker: Int
-        /// The item's parse is done; its rules start.
+        /// The item's parse is done; its rules start (the budget still counts from the item's start).
         func enter(_ phase: FileBudget.Phase) { state.enter(worker: worker, phase) }
     }
 
@@ -179,9 +180,8 @@ private final class BudgetedWorkState: @unchecked Sendable {
 
     func enter(worker: Int, _ phase: FileBudget.Phase) {
         locked {
-            guard held[worker] != nil else { return }
+            // The budget counts from the file's start, whatever the phase.
             held[worker]?.phase = phase
-            held[worker]?.since = clock()
         }
     }
 

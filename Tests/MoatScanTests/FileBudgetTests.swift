@@ -73,8 +73,8 @@ struct FileBudgetTests {
         #expect(result.errors.map(\.message) == ["not analysed: parsing took longer than 5 s, see --file-timeout"])
     }
 
-    /// The clock is the budget's: a parse past `seconds` and rules past `seconds + grace` overrun, each with
-    /// its phase in the message; the others keep their results, in input order; `onOverrun` hears of both.
+    /// The clock is the budget's: a parse past `seconds` and rules past `seconds + grace`, both counted from
+    /// the file's start, overrun, each with its phase in the message; the others keep their results, in input order; `onOverrun` hears of both.
     @Test func theBudgetsClockDecidesAndNamesThePhase() {
         let clock = TestClock()
         let heard = Heard()
@@ -93,8 +93,9 @@ struct FileBudgetTests {
                     clock.advance(seconds: 11)
                     release.wait()
                 case 2:
+                    clock.advance(seconds: 9)
                     reporter.enter(.analysis)
-                    clock.advance(seconds: 16)
+                    clock.advance(seconds: 7)
                     release.wait()
                 default: break
                 }

@@ -135,6 +135,12 @@ import MoatSyntax
             String(repeating: "extern \"C\" { ", count: depth),
             String(repeating: "struct A { ", count: depth),
             String(repeating: "@interface A\n", count: depth),
+            // Chains the loops read without recursing, whose trees the walkers recurse over.
+            "void f() { x = a" + String(repeating: "++", count: depth * 3) + "; }",
+            "void f() { x = f" + String(repeating: "()", count: depth * 3) + "; }",
+            "void f() { x" + String(repeating: ".a()", count: depth * 3) + "; }",
+            "void f() { x = a" + String(repeating: " + a", count: depth * 3) + "; }",
+            "void f() { for (i = 0" + String(repeating: ", i", count: depth * 3) + ";;) {} }",
         ]
         for (index, source) in cases.enumerated() {
             for language in index < 4 ? [SourceLanguage.objectiveC, .cPlusPlus] : [index % 2 == 0 ? .objectiveC : .objectiveCPlusPlus] {
@@ -149,6 +155,32 @@ import MoatSyntax
                 done.wait()
             }
         }
+    }
+
+    /// A chain keeps its first `maxChain` links or operands in the tree; the rest is read and dropped.
+    @Test func longChainsKeepTheirFirstLinks() {
+        func count(_ source: String, _ matches: (MoatSyntax.Expression) -> Bool) -> Int {
+            var total = 0
+            CFamilyFrontEnd.parse(source: source, path: "Chain.m", language: .objectiveC).forEachExpression { expression, _ in
+                if matches(expression) { total += 1 }
+            }
+            return total
+        }
+        let increments = count("void f() { x = a" + String(repeating: "++", count: 5000) + "; y = b++; }") {
+            if case .postfix = $0.kind { return true } else { return false }
+        }
+        #expect(increments == 129, "128 links of the long chain, then the next statement's")
+        let sums = count("void f() { x = a" + String(repeating: " + a", count: 5000) + "; }") {
+            if case .binary("+", _, _) = $0.kind { return true } else { return false }
+        }
+        #expect(sums == 127)
+        let calls = count("void f() { [self g]; x" + String(repeating: ".a()", count: 300) + "; }") {
+            if case .call = $0.kind { return true } else { return false }
+        }
+        #expect(calls == 1 + 64, "the message send, and the calls among the first 128 links (member, call, member, call, …)")
+        #expect(count("void f() { x = a" + String(repeating: "++", count: 100) + "; }") {
+            if case .postfix = $0.kind { return true } else { return false }
+        } == 100, "short chains are whole")
     }
 
     @Test func unterminatedConstructsAreDiagnosed() {

@@ -27,9 +27,12 @@ extension CFamilyParser {
         let start = peek().start
         var result = parseAssignment()
         guard allowComma else { return result }
+        var operands = 1
         while isPunct(",") {
             advance()
             let rhs = parseAssignment()
+            operands += 1
+            guard operands <= Self.maxChain else { continue }
             result = Expression(kind: .binary(op: ",", lhs: result, rhs: rhs), range: rangeFrom(start))
         }
         return result
@@ -64,6 +67,7 @@ extension CFamilyParser {
     func parseBinary(_ minimum: Int) -> Expression {
         let start = peek().start
         var lhs = parseUnary()
+        var operands = 1
         while true {
             let current = peek()
             guard current.kind == .punct, let precedence = Self.binaryPrecedence(current.text), precedence >= minimum else {
@@ -71,6 +75,8 @@ extension CFamilyParser {
             }
             advance()
             let rhs = parseBinary(precedence + 1)
+            operands += 1
+            guard operands <= Self.maxChain else { continue }
             lhs = Expression(kind: .binary(op: current.text, lhs: lhs, rhs: rhs), range: rangeFrom(start))
         }
         return lhs
@@ -198,6 +204,7 @@ extension CFamilyParser {
 
     func parsePostfix(_ base: Expression) -> Expression {
         var expression = base
+        var links = 0
         while true {
             let next: Expression?
             switch postfixForm() {
@@ -208,7 +215,8 @@ extension CFamilyParser {
             case .none: next = nil
             }
             guard let next else { return expression }
-            expression = next
+            links += 1
+            if links <= Self.maxChain { expression = next }
         }
     }
 

@@ -20,6 +20,11 @@ final class CFamilyParser {
     var lastEnd = 0
     var depth = 0
     static let maxDepth = 100
+    /// Links of one postfix chain (`a.b().c[0]++…`) and operands of one left-deep operator chain (`a + b + …`,
+    /// `a, b, …`) kept in the tree; the tokens past them are consumed but not kept. The loops that read
+    /// chains do not recurse, but the tree they build is as deep as the chain, and the walkers and queries
+    /// over it recurse: without this bound a few hundred kilobytes of `a++++…` overflow the stack.
+    static let maxChain = 128
 
     var diagnostics: [String] = []
     private var droppedDiagnostics = 0
