@@ -112,7 +112,7 @@ struct FileAnalysis: Sendable {
         // The rules' deadline counts from the file's start, as the budget does.
         let started = DispatchTime.now().uptimeNanoseconds
         if file.kind == .builtApp || file.kind == .machO {
-            reporter?.enter(.analysis)
+            reporter?.allow(bytes: Self.size(of: file.url))
             return BuiltAppAnalysis(analyzer: analyzer).analyze(file)
         }
         var outcome = FileOutcome()
@@ -173,5 +173,20 @@ struct FileAnalysis: Sendable {
             break
         }
         return outcome
+    }
+
+    /// Bytes of a file, or of every file in a folder (an `.app`, an `.xcarchive`), without following links.
+    static func size(of url: URL) -> Int {
+        let manager = FileManager.default
+        guard let attributes = try? manager.attributesOfItem(atPath: url.path) else { return 0 }
+        guard attributes[.type] as? FileAttributeType == .typeDirectory else { return (attributes[.size] as? NSNumber)?.intValue ?? 0 }
+        var total = 0
+        let enumerator = manager.enumerator(at: url, includingPropertiesForKeys: [.fileSizeKey, .isSymbolicLinkKey], options: [])
+        while let item = enumerator?.nextObject() as? URL {
+            let values = try? item.resourceValues(forKeys: [.fileSizeKey, .isSymbolicLinkKey])
+            if values?.isSymbolicLink == true { continue }
+            total += values?.fileSize ?? 0
+        }
+        return total
     }
 }

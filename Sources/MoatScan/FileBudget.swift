@@ -39,6 +39,8 @@ public struct FileBudget: Sendable {
     }
 
     public static let defaultSeconds = 30.0
+    /// A built app reads and inflates archives and binaries: it gets the budget once more per 50 MB.
+    public static let bytesPerBudget = 50.0 * 1_048_576
 
     /// After the budget, the seconds the rules get to notice it and stop by themselves.
     var grace: Double { max(2, seconds / 2) }
@@ -63,10 +65,11 @@ public struct FileBudget: Sendable {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%g", seconds)
     }
 
-    /// Whether a file started at `started`, now in `phase`, has overrun at `now`.
-    func isOverdue(phase: Phase, started: UInt64, now: UInt64) -> Bool {
+    /// Whether a file started at `started`, now in `phase`, given `extra` seconds beyond the budget, has
+    /// overrun at `now`.
+    func isOverdue(phase: Phase, started: UInt64, now: UInt64, extra: Double = 0) -> Bool {
         guard seconds > 0 else { return false }
-        let limit = phase == .parsing ? seconds : seconds + grace
+        let limit = (phase == .parsing ? seconds : seconds + grace) + extra
         return now >= started && Double(now - started) / 1_000_000_000 > limit
     }
 }
@@ -85,13 +88,15 @@ struct BudgetedWork: Sendable {
         fileprivate let worker: Int
         /// The item's parse is done; its rules start (the budget still counts from the item's start).
         func enter(_ phase: FileBudget.Phase) { state.enter(worker: worker, phase) }
+        /// A big input (a built app) gets the budget once more per `bytesPerBudget`.
+        func allow(bytes: Int) { state.allow(worker: worker, extraSeconds: state.budgetSeconds * Double(bytes) / FileBudget.bytesPerBudget) }
     }
 
     func run<T: Sendable>(paths: [String], jobs: Int, placeholder: T, progress: (@Sendable (Int) -> Void)? = nil,
                           overrun: @escaping @Sendable (Int, String) -> T,
                           work: @escaping @Sendable (Int, Reporter) -> T) -> [T] {
         guard !paths.isEmpty else { return [] }
-        let state = BudgetedWorkState(count: paths.count, clock: budget.now)
+        let state = BudgetedWorkState(count: paths.count, clock: budget.now, budgetSeconds: budget.seconds)
         let results = ResultSlots(count: paths.count, placeholder: placeholder)
         let budget = self.budget
         @Sendable func startWorker() {
@@ -138,20 +143,23 @@ private final class BudgetedWorkState: @unchecked Sendable {
         var phase: FileBudget.Phase
         var since: UInt64
         var stalled = false
+        var extra = 0.0
     }
 
     private let condition = NSCondition()
     private let count: Int
     private let clock: @Sendable () -> UInt64
+    let budgetSeconds: Double
     private var next = 0
     private var done = 0
     private var workers = 0
     private var held: [Int: Held] = [:]
     private var abandoned: Set<Int> = []
 
-    init(count: Int, clock: @escaping @Sendable () -> UInt64) {
+    init(count: Int, clock: @escaping @Sendable () -> UInt64, budgetSeconds: Double) {
         self.count = count
         self.clock = clock
+        self.budgetSeconds = budgetSeconds
     }
 
     private func locked<R>(_ body: () -> R) -> R {
@@ -183,6 +191,10 @@ private final class BudgetedWorkState: @unchecked Sendable {
             // The budget counts from the file's start, whatever the phase.
             held[worker]?.phase = phase
         }
+    }
+
+    func allow(worker: Int, extraSeconds: Double) {
+        locked { held[worker]?.extra = max(0, extraSeconds) }
     }
 
     func markStalled(worker: Int) {
@@ -224,7 +236,7 @@ private final class BudgetedWorkState: @unchecked Sendable {
     func overdue(_ budget: FileBudget) -> [(worker: Int, index: Int, phase: FileBudget.Phase)] {
         locked {
             let now = clock()
-            return held.filter { ($0.value.stalled && budget.seconds > 0) || budget.isOverdue(phase: $0.value.phase, started: $0.value.since, now: now) }
+            return held.filter { ($0.value.stalled && budget.seconds > 0) || budget.isOverdue(phase: $0.value.phase, started: $0.value.since, now: now, extra: $0.value.extra) }
                 .map { (worker: $0.key, index: $0.value.index, phase: $0.value.phase) }
                 .sorted { $0.index < $1.index }
         }

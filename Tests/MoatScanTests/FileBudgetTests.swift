@@ -115,6 +115,8 @@ struct FileBudgetTests {
         #expect(!budget.isOverdue(phase: .analysis, started: 0, now: 15 * second), "the rules get five more seconds to stop themselves")
         #expect(budget.isOverdue(phase: .analysis, started: 0, now: 15 * second + 1))
         #expect(FileBudget(seconds: 60).grace == 30 && FileBudget(seconds: 1).grace == 2)
+        #expect(!budget.isOverdue(phase: .parsing, started: 0, now: 25 * second, extra: 15), "a big built app gets more")
+        #expect(budget.isOverdue(phase: .parsing, started: 0, now: 25 * second + 1, extra: 15))
         #expect(!FileBudget(seconds: 0).isOverdue(phase: .parsing, started: 0, now: 1_000_000 * second), "0 turns the budget off")
         #expect(FileBudget.Overrun(path: "A.swift", phase: .parsing, seconds: 2.5).message == "not analysed: parsing took longer than 2.5 s, see --file-timeout")
     }
