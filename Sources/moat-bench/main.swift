@@ -56,7 +56,9 @@ func runPhase(_ phase: String, root: URL, cache: URL, jobs: Int) throws {
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             var index = chunk
             while index < total {
-                if files[index].pathExtension == "swift", let text = try? String(contentsOf: files[index], encoding: .utf8) {
+                // The files a scan refuses before parsing (SwiftParser is exponential on them) are not parsed here either.
+                if files[index].pathExtension == "swift", let text = try? String(contentsOf: files[index], encoding: .utf8),
+                   SwiftFrontEnd.refusalReason(source: text) == nil {
                     _ = SwiftFrontEnd.parseOnly(source: text)
                 }
                 index += chunks
