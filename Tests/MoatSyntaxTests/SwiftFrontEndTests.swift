@@ -174,15 +174,42 @@ struct SwiftPathologicalInputTests {
 
     @Test func deepBracketsAreRefusedBeforeParsing() {
         let deep = "let b = " + String(repeating: "[", count: 30) + String(repeating: "]", count: 30)
-        #expect(SwiftFrontEnd.refusalReason(source: deep)?.contains("nested 30 deep") == true)
+        #expect(SwiftFrontEnd.refusalReason(source: deep) == "not analysed: square brackets nested 30 deep (limit 8); the Swift parser takes time exponential in that depth")
         let ordinary = "let m: [[String: [Int]]] = [[\"a\": [1, 2]]] // [[[[[[[[[[[[[[[[[\nlet s = \"[[[[[[[[[[[[[[[[[[\""
         #expect(SwiftFrontEnd.refusalReason(source: ordinary) == nil)
-        let thirteen = String(repeating: "[", count: 13)
-        let hidden = "/* /* \(thirteen) */ \(thirteen) */ let s = \"\\\"\(thirteen)\"\n// \(thirteen)\nlet d = a / b"
+        let nine = String(repeating: "[", count: 9)
+        let hidden = "/* /* \(nine) */ \(nine) */ let s = \"\\\"\(nine)\"\n// \(nine)\nlet d = a / b\nlet r = #/[[[[[[[[[[a]]]]]]]]]]/#\nlet `[[[[[[[[[[` = 1"
         #expect(SwiftFrontEnd.refusalReason(source: hidden) == nil)
-        #expect(SwiftFrontEnd.refusalReason(source: "x /\(thirteen)")?.contains("nested 13 deep") == true)
-        #expect(SwiftFrontEnd.refusalReason(source: "\(thirteen)]] /")?.contains("nested 13 deep") == true)
-        #expect(SwiftFrontEnd.refusalReason(source: "\"unterminated \(thirteen)") == nil)
+        #expect(SwiftFrontEnd.refusalReason(source: "x /\(nine)")?.contains("nested 9 deep") == true)
+        #expect(SwiftFrontEnd.refusalReason(source: "\(nine)]] /")?.contains("nested 9 deep") == true)
+        // Eight is accepted; a closure body starts afresh.
+        #expect(SwiftFrontEnd.refusalReason(source: String(repeating: "[", count: 8)) == nil)
+        #expect(SwiftFrontEnd.refusalReason(source: String(repeating: "[{", count: 20)) == nil)
+        // A single-line literal never ends on its own line here: it holds the brackets.
+        #expect(SwiftFrontEnd.refusalReason(source: "\"unterminated \(nine)") == nil)
+    }
+
+    /// The lexer's view of literals decides what is code: a single-line literal (plain or raw) ends at its
+    /// line's end even unterminated, a multi-line one runs to its delimiter, an interpolation is code.
+    @Test func theRefusalLexesLiteralsLikeTheSwiftLexer() {
+        let forty = String(repeating: "[", count: 40)
+        // The fuzzer's shape, reduced: an unterminated literal, a new line, the brackets.
+        for prefix in ["\"\n", "#\"\n", "##\"abc\"#\n", "\"\\\"\n", "\"abc\\(\n", "\"\"\"\n\\(", "\"\"\"\n\"\"\"\n",
+                       "#\"\"\"\n\"\"\"#\n", "let s = \"\\(f(\"x\"))\"\n"] {
+            #expect(SwiftFrontEnd.refusalReason(source: prefix + forty + "F")?.contains("square brackets nested 40 deep") == true,
+                    "\(prefix.debugDescription)")
+        }
+        // Inside a multi-line or raw multi-line literal that is never closed, brackets are text.
+        for prefix in ["\"\"\"\n", "#\"\"\"\n", "\"\"\"\n\\\"\"\"\n", "#\"\"\"\n\"\"\"\n"] {
+            #expect(SwiftFrontEnd.refusalReason(source: prefix + forty + "F") == nil, "\(prefix.debugDescription)")
+        }
+        // Interpolations nest inside brackets and count.
+        #expect(SwiftFrontEnd.refusalReason(source: "[" + String(repeating: "\"\\([", count: 12) + "F")?.contains("nested 13 deep") == true)
+        // Tuples and function types inside array types.
+        let tuples = "let x = " + String(repeating: "[((a, ", count: 6) + "F"
+        #expect(SwiftFrontEnd.refusalReason(source: tuples) == "not analysed: brackets and parentheses nested 18 deep (limit 16); the Swift parser takes time exponential in that depth")
+        #expect(SwiftFrontEnd.refusalReason(source: "let x = " + String(repeating: "[(a, ", count: 8) + "F") == nil)
+        #expect(SwiftFrontEnd.refusalReason(source: String(repeating: "(", count: 64) + "F") == nil)
     }
 
     @Test func summaryLineTextIsTrimmedOfSpacesAndTabs() {
