@@ -4,7 +4,7 @@
 # `Scripts/fuzz.sh 20` is the CI smoke (.ci/run): every target about 20 s. A crash, a timeout (one input
 # running over 10 s), an out-of-memory (over 2 GB RSS) or a leak fails the run alike: the script checks
 # libFuzzer's exit code and the artifact files it writes (crash-*, timeout-*, oom-*, leak-*), prints one line
-# per target (result, executions, peak RSS) and exits 1 when any target failed.
+# per target (result, executions, peak RSS, wall and CPU seconds) and exits 1 when any target failed.
 # Artifacts are written to Fuzz/crashes/<target>/. Turn each into a regression test by copying the input to
 # Tests/MoatScanTests/Fixtures/fuzz-regressions/<target>/ (FuzzRegressionTests replays them all).
 set -euo pipefail
@@ -28,6 +28,11 @@ stat_of() { # stat_of NAME LOG: the value of libFuzzer's final stat::NAME, or "?
   value=$(sed -n "s/^stat::$1: *\([0-9][0-9]*\).*/\1/p" "$2" | tail -n 1)
   echo "${value:-?}"
 }
+children_cpu() { # children_cpu: sets cpu_now to the CPU seconds (user + system) of this shell's finished children
+  # (called as a command, not in $(...): `times` in a subshell would report the subshell's children)
+  times >".build/fuzz/times" # its second line is the children's user and system time
+  cpu_now=$(sed -n 2p .build/fuzz/times | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } printf "%d", t }')
+}
 
 status=0
 summary=()
@@ -39,11 +44,13 @@ for target in "${targets[@]}"; do
   touch "$marker"
   echo "== fuzzing $target for ${seconds}s"
   started=$(date +%s)
+  children_cpu; cpu_before=$cpu_now
   code=0
   SWIFT_BACKTRACE=enable=no MOAT_FUZZ_TARGET="$target" "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -max_len=65536 -artifact_prefix="$crashes/" -print_final_stats=1 \
       ".build/fuzz/corpus/$target" "Fuzz/corpus/$target" 2>"$log" || code=$?
   elapsed=$(( $(date +%s) - started ))
+  children_cpu; cpu=$(( cpu_now - cpu_before ))
   new=$(artifacts "$crashes" "$marker")
   result="ok"
   if [ -n "$new" ] || [ "$code" -ne 0 ]; then
@@ -55,8 +62,8 @@ for target in "${targets[@]}"; do
     { if [ -n "$first" ]; then sed -n "${first},$((first + 14))p" "$log"; grep -E '^SUMMARY:' "$log" || true; else tail -n 25 "$log"; fi; } | sed 's/^/   /'
     [ -z "$new" ] || echo "$new" | sed 's/^/   artifact: /'
   fi
-  line=$(printf '%-22s %-28s %10s execs  peak RSS %5s MB  %5ss' "$target" "$result" \
-    "$(stat_of number_of_executed_units "$log")" "$(stat_of peak_rss_mb "$log")" "$elapsed")
+  line=$(printf '%-22s %-28s %10s execs  peak RSS %5s MB  %5ss (CPU %ss)' "$target" "$result" \
+    "$(stat_of number_of_executed_units "$log")" "$(stat_of peak_rss_mb "$log")" "$elapsed" "$cpu")
   echo "$line"
   summary+=("$line")
 done
