@@ -5,6 +5,7 @@
 # running over 10 s), an out-of-memory (over 2 GB RSS) or a leak fails the run alike: the script checks
 # libFuzzer's exit code and the artifact files it writes (crash-*, timeout-*, oom-*, leak-*), prints one line
 # per target (result, executions, peak RSS, wall and CPU seconds) and exits 1 when any target failed.
+# MOAT_FUZZ_SEED fixes libFuzzer's seed (CI uses 1, so a red smoke reproduces; 0, the default, is random).
 # Artifacts are written to Fuzz/crashes/<target>/. Turn each into a regression test by copying the input to
 # Tests/MoatScanTests/Fixtures/fuzz-regressions/<target>/ (FuzzRegressionTests replays them all).
 set -euo pipefail
@@ -47,6 +48,7 @@ for target in "${targets[@]}"; do
   children_cpu; cpu_before=$cpu_now
   code=0
   SWIFT_BACKTRACE=enable=no MOAT_FUZZ_TARGET="$target" "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      -seed="${MOAT_FUZZ_SEED:-0}" \
       -max_len=65536 -artifact_prefix="$crashes/" -print_final_stats=1 \
       ".build/fuzz/corpus/$target" "Fuzz/corpus/$target" 2>"$log" || code=$?
   elapsed=$(( $(date +%s) - started ))
