@@ -12,8 +12,17 @@ enum DataflowReporting {
                 ? "compared (`\(flow.calledName)`)" : "reaches \(flow.calledName)"
             related.append(FindingSink.related(use, in: file, at: flow.range))
         }
-        sink.report(message, in: file, at: range ?? flow.range, severity: severity,
+        sink.report(message, in: file, at: range ?? flow.range, severity: cappedSeverity(severity ?? sink.rule.severity, taint),
                     confidence: Swift.min(confidence, taint.source?.confidence ?? confidence), related: related)
+    }
+
+    /// Evidence before severity: a finding whose data is sensitive only because of its name (`password`,
+    /// `authToken`: `SourceKind.sensitiveName` at less than high confidence) rests on a name alone, and a
+    /// name alone is low at most, whatever the rule's ceiling. A Keychain read, a secure field, a credential
+    /// a sign-in returned (high confidence), or untrusted input keeps the rule's.
+    static func cappedSeverity(_ severity: Severity, _ taint: Taint) -> Severity {
+        guard let source = taint.source, source.kind == .sensitiveName, source.confidence < .high else { return severity }
+        return Swift.min(severity, .low)
     }
 
     /// "the URL opened through application(_:open:options:)" → "The URL opened through ...".

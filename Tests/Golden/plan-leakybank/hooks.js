@@ -841,79 +841,79 @@ moatHookMethod({ label: "StagingSessionDelegate -URLSession:didReceiveChallenge:
 
 // ==== File writes and Keychain ====
 
-// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
+// from finding: MOAT-NET-301 (low) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (low) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
-// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Wrappers/SessionPreferences.swift:27
-// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
-// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-204 (low) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
+// from finding: MOAT-STOR-204 (low) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // ... and 12 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToFile:atomically:", className: "NSData", swift: false, selector: "writeToFile:atomically:", classMethod: false });
 
-// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
+// from finding: MOAT-NET-301 (low) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (low) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
-// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Wrappers/SessionPreferences.swift:27
-// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
-// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-204 (low) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
+// from finding: MOAT-STOR-204 (low) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // ... and 12 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToFile:options:error:", className: "NSData", swift: false, selector: "writeToFile:options:error:", classMethod: false, decoder: "dataWriting" });
 
-// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
+// from finding: MOAT-NET-301 (low) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (low) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
-// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Wrappers/SessionPreferences.swift:27
-// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
-// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-204 (low) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
+// from finding: MOAT-STOR-204 (low) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // ... and 12 more (see plan.md)
 moatHookMethod({ label: "NSData -writeToURL:options:error:", className: "NSData", swift: false, selector: "writeToURL:options:error:", classMethod: false, decoder: "dataWriting" });
 
-// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
+// from finding: MOAT-NET-301 (low) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (low) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
-// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Wrappers/SessionPreferences.swift:27
-// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
-// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-204 (low) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
+// from finding: MOAT-STOR-204 (low) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // ... and 12 more (see plan.md)
 moatHookMethod({ label: "NSFileManager -createFileAtPath:contents:attributes:", className: "NSFileManager", swift: false, selector: "createFileAtPath:contents:attributes:", classMethod: false });
 
-// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
+// from finding: MOAT-NET-301 (low) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (low) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
-// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Wrappers/SessionPreferences.swift:27
-// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
-// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-204 (low) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
+// from finding: MOAT-STOR-204 (low) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // ... and 12 more (see plan.md)
 moatHookFunction({ label: "SecItemAdd", name: "SecItemAdd", decoder: "keychain" });
 
-// from finding: MOAT-NET-301 (medium) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
+// from finding: MOAT-NET-301 (low) Secret sent in a URL at LeakyBank/Secrets/SecretLeaks.swift:36
 // from finding: MOAT-STOR-201 (medium) Realm database opened without an encryption key at LeakyBank/Storage/CredentialVault.swift:31
 // from finding: MOAT-STOR-202 (low) Core Data store added without a file protection option at LeakyBank/Storage/CredentialVault.swift:59
+// from finding: MOAT-STOR-203 (low) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Secrets/SecretLeaks.swift:19
-// from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Storage/CredentialVault.swift:10
 // from finding: MOAT-STOR-203 (medium) Secret stored in UserDefaults at LeakyBank/Wrappers/SessionPreferences.swift:27
-// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
-// from finding: MOAT-STOR-204 (medium) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
+// from finding: MOAT-STOR-204 (low) Secret written to a file without complete file protection at LeakyBank/Secrets/SecretLeaks.swift:54
+// from finding: MOAT-STOR-204 (low) Secret written to a file without complete file protection at LeakyBank/Storage/CredentialVault.swift:17
 // from finding: MOAT-STOR-205 (medium) File written without Data Protection at LeakyBank/Storage/CredentialVault.swift:27
 // from finding: MOAT-STOR-206 (low) Sensitive database is included in backups at LeakyBank/Storage/CredentialVault.swift:59
 // ... and 12 more (see plan.md)
@@ -927,12 +927,12 @@ moatHookMethod({ label: "UIPasteboard +pasteboardWithName:create:", className: "
 // from surface: Pasteboard UIPasteboard.general.setItems(_:options:) at LeakyBank/Secrets/SecretLeaks.swift:31
 moatHookMethod({ label: "UIPasteboard -setItems:options:", className: "UIPasteboard", swift: false, selector: "setItems:options:", classMethod: false });
 
-// from finding: MOAT-STOR-303 (medium) Secret copied to the pasteboard at LeakyBank/Secrets/SecretLeaks.swift:30
+// from finding: MOAT-STOR-303 (low) Secret copied to the pasteboard at LeakyBank/Secrets/SecretLeaks.swift:30
 // from surface: Pasteboard UIPasteboard.general.string at LeakyBank/Secrets/SecretLeaks.swift:30
 // from surface: Pasteboard UIPasteboard.string at LeakyBank/Wallet/WalletShare.swift:8
 moatHookMethod({ label: "UIPasteboard -setString:", className: "UIPasteboard", swift: false, selector: "setString:", classMethod: false });
 
-// from finding: MOAT-STOR-303 (medium) Secret copied to the pasteboard at LeakyBank/Secrets/SecretLeaks.swift:30
+// from finding: MOAT-STOR-303 (low) Secret copied to the pasteboard at LeakyBank/Secrets/SecretLeaks.swift:30
 // from surface: Pasteboard UIPasteboard.general.string at LeakyBank/Secrets/SecretLeaks.swift:30
 // from surface: Pasteboard UIPasteboard.string at LeakyBank/Wallet/WalletShare.swift:8
 moatHookMethod({ label: "UIPasteboard -string", className: "UIPasteboard", swift: false, selector: "string", classMethod: false });

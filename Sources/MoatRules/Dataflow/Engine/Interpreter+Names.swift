@@ -143,14 +143,14 @@ extension FunctionInterpreter {
         guard engine.gates.namesMaySecrets else { return nil }
         var type: String?
         if let root = base.accessPath, root == SensitiveSources.selfName, let ownerName { type = engine.propertyTypes[ownerName]?[name] }
-        if let kind = engine.sensitiveKind(of: name, type: type) { return nameTaint(name, kind: kind, at: range) }
-        // A token whose name reads as bookkeeping (`syncToken`) in what a sign-in returned is the credential
-        // the login issued.
-        guard let issuer = loginIssuer(of: base, state), let kind = SensitiveNaming.kind(ofName: name, type: type, issuedByLogin: true)
-        else { return nil }
-        let source = SensitiveSources.nameSource
-        let hit = SourceHit(kind: source.kind, description: "`\(name)` (\(kind.phrase) \(issuer))", range: range,
-                            confidence: source.confidence)
+        // A secret-named member of what a sign-in returned is the credential the login issued: proven, not a
+        // name alone (high confidence, so its rule's severity stands). A token whose name reads as
+        // bookkeeping (`syncToken`) there is one too.
+        let issuer = loginIssuer(of: base, state)
+        if let kind = engine.sensitiveKind(of: name, type: type), issuer == nil { return nameTaint(name, kind: kind, at: range) }
+        guard let issuer, let kind = SensitiveNaming.kind(ofName: name, type: type, issuedByLogin: true) else { return nil }
+        let hit = SourceHit(kind: SensitiveSources.nameSource.kind, description: "`\(name)` (\(kind.phrase) \(issuer))", range: range,
+                            confidence: .high)
         return Taint(origin: .source(hit))
     }
 
