@@ -207,6 +207,34 @@ struct XcodeProjectTests {
         #expect(project.warnings == ["cannot read configuration file 'Config.xcconfig'"])
     }
 
+    /// Six `#include` lines of the file itself (and two files including each other six times) cost 6^9
+    /// flattenings before each file and depth was flattened once (45 s for 132 bytes).
+    @Test func repeatedAndCyclicIncludesAreFlattenedOnce() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("moat-xcconfig-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let projectFolder = directory.appendingPathComponent("Notes.xcodeproj")
+        try FileManager.default.createDirectory(at: projectFolder, withIntermediateDirectories: true)
+        let pbxproj = projectFolder.appendingPathComponent("project.pbxproj")
+        try Data(ProjectFixtures.synchronized.utf8).write(to: pbxproj)
+        let selfIncludes = String(repeating: "#include \"Config.xcconfig\"\n", count: 6)
+        try Data((selfIncludes + "#include \"A.xcconfig\"\nOTHER_SWIFT_FLAGS = -DBASE\n").utf8)
+            .write(to: directory.appendingPathComponent("Config.xcconfig"))
+        let includesB = String(repeating: "#include \"B.xcconfig\"\n", count: 6)
+        let includesA = String(repeating: "#include \"A.xcconfig\"\n", count: 6)
+        try Data((includesB + "SWIFT_VERSION = 5.0\nOTHER_SWIFT_FLAGS = -DA\n").utf8).write(to: directory.appendingPathComponent("A.xcconfig"))
+        try Data((includesA + "SWIFT_VERSION = 6.0\nTOOL = b\n").utf8).write(to: directory.appendingPathComponent("B.xcconfig"))
+
+        let project = try XcodeProject.load(fileAt: pbxproj, path: "Notes.xcodeproj/project.pbxproj")
+        let settings = project.resolvedSettings(of: project.targets[0], configuration: "Release")
+        // Later assignments win: a file's own lines over what it includes.
+        #expect(settings["OTHER_SWIFT_FLAGS"]?.value == "-DBASE -DPROJECT")
+        #expect(settings["OTHER_SWIFT_FLAGS"]?.origin == .project(configuration: "Release"))
+        #expect(settings["SWIFT_VERSION"]?.value == "5.0")
+        #expect(settings["SWIFT_VERSION"]?.origin == .configurationFile(path: "A.xcconfig"))
+        #expect(settings["TOOL"]?.value == "b")
+        #expect(settings["TOOL"]?.origin == .configurationFile(path: "B.xcconfig"))
+    }
+
     @Test func truncatedProjectIsAnErrorNamingTheLine() {
         let lines = text.components(separatedBy: "\n")
         let truncated = lines.prefix(150).joined(separator: "\n")

@@ -484,14 +484,43 @@ public final class XcodeProject: @unchecked Sendable {
 
     // MARK: Settings
 
+    /// Most includes merged while flattening one `.xcconfig` (each file and depth is flattened once).
+    static let maximumIncludeExpansions = 4_096
+
     /// The settings of one `.xcconfig` with its includes applied (later lines win).
-    private func flattenedSettings(ofConfigurationFile path: String, depth: Int = 0) -> [String: (BuildSetting, String)] {
+    private func flattenedSettings(ofConfigurationFile path: String) -> [String: (BuildSetting, String)] {
+        var memo: [FlattenKey: [String: (BuildSetting, String)]] = [:]
+        var budget = Self.maximumIncludeExpansions
+        return flattenedSettings(ofConfigurationFile: path, depth: 0, memo: &memo, budget: &budget)
+    }
+
+    private struct FlattenKey: Hashable {
+        var path: String
+        var depth: Int
+    }
+
+    /// Bounded: a file's result at one depth is computed once (six `#include` lines of the file itself
+    /// cost 6^9 merges before), an include repeated in a file is merged once at its last place (merging
+    /// the same settings again where it last appears gives the same result), and at most
+    /// `maximumIncludeExpansions` includes are merged in all.
+    private func flattenedSettings(ofConfigurationFile path: String, depth: Int,
+                                   memo: inout [FlattenKey: [String: (BuildSetting, String)]],
+                                   budget: inout Int) -> [String: (BuildSetting, String)] {
         guard depth <= 8, let file = configurationFiles[path] else { return [:] }
+        let key = FlattenKey(path: path, depth: depth)
+        if let known = memo[key] { return known }
         var result: [String: (BuildSetting, String)] = [:]
-        for include in file.includes {
-            for (name, value) in flattenedSettings(ofConfigurationFile: include, depth: depth + 1) { result[name] = value }
+        var seen = Set<String>()
+        let includes = file.includes.reversed().filter { seen.insert($0).inserted }.reversed()
+        for include in includes {
+            guard budget > 0 else { break }
+            budget -= 1
+            for (name, value) in flattenedSettings(ofConfigurationFile: include, depth: depth + 1, memo: &memo, budget: &budget) {
+                result[name] = value
+            }
         }
         for (name, setting) in file.settings { result[name] = (setting, path) }
+        memo[key] = result
         return result
     }
 
