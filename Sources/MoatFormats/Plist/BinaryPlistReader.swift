@@ -157,7 +157,7 @@ struct BinaryPlistReader {
             var elements: [PlistNode] = []
             for element in 0..<length {
                 let child = try reference(at: start + element * referenceSize)
-                elements.append(try object(child, keyPath: keyPath + "[\(element)]", depth: depth + 1, path: &path))
+                elements.append(try object(child, keyPath: PlistNode.keyPath(keyPath, index: element), depth: depth + 1, path: &path))
             }
             return node(.array(elements))
         case 0xD:
@@ -171,7 +171,7 @@ struct BinaryPlistReader {
                 let valueReference = try reference(at: start + (length + entry) * referenceSize)
                 let keyNode = try object(keyReference, keyPath: keyPath, depth: depth + 1, path: &path)
                 guard let key = keyNode.string else { throw PropertyListError("malformed binary property list: a dictionary key is not a string") }
-                let childPath = keyPath.isEmpty ? key : keyPath + "." + key
+                let childPath = PlistNode.keyPath(keyPath, key: key)
                 entries.append(PlistEntry(key: key, keyLine: nil,
                                           value: try object(valueReference, keyPath: childPath, depth: depth + 1, path: &path)))
             }
