@@ -147,6 +147,17 @@ struct XcodeProjectTests {
         #expect(uniqueIds(try OpenStepReader.read(Data("(b, a, b, c, a)".utf8))) == ["b", "a", "c"])
     }
 
+    /// 8,000 `$(` without a `)`: each looked for one through the rest of the value (36 s). A missing
+    /// closer is looked for once.
+    @Test func unclosedReferencesAreLookedAtOnce() {
+        let unclosed = String(repeating: "$(", count: 8_000)
+        let values = ["A": "x", "B": "y"]
+        #expect(XcodeProject.expand("$(A)-" + unclosed + "${B}", depth: 0) { values[$0] } == "x-" + unclosed + "y")
+        #expect(XcodeProject.expand(unclosed + "$(A", depth: 0) { values[$0] } == unclosed + "$(A")
+        // The first `$(` reaches the only `)`, and what it names is unknown: copied as it is.
+        #expect(XcodeProject.expand("${A" + unclosed + "$(B)", depth: 0) { values[$0] } == "${A" + unclosed + "$(B)")
+    }
+
     @Test func readsBuildSettingsWithTheirLines() throws {
         let project = try project()
         let app = try #require(project.targets.first)

@@ -596,13 +596,18 @@ public final class XcodeProject: @unchecked Sendable {
         guard depth < 8, value.contains("$") else { return value }
         var output = ""
         var index = value.startIndex
+        // Closers known to be missing from the rest of the value: looking again for each later `$(` was
+        // quadratic (8,000 unclosed `$(`: 36 s).
+        var missing = Set<Character>()
         while index < value.endIndex {
             guard output.utf8.count < 16_384 else { break }
             let character = value[index]
             let next = value.index(after: index)
             if character == "$", next < value.endIndex, value[next] == "(" || value[next] == "{", budget > 0 {
                 let close: Character = value[next] == "(" ? ")" : "}"
-                if let end = value[next...].firstIndex(of: close) {
+                if missing.contains(close) {
+                    // Nothing to expand: copied as it is, below.
+                } else if let end = value[next...].firstIndex(of: close) {
                     let inner = String(value[value.index(after: next)..<end])
                     let parts = inner.split(separator: ":", maxSplits: 1).map(String.init)
                     let name = parts.first ?? inner
@@ -616,6 +621,8 @@ public final class XcodeProject: @unchecked Sendable {
                     }
                     index = value.index(after: end)
                     continue
+                } else {
+                    missing.insert(close)
                 }
             }
             output.append(character)
