@@ -228,6 +228,25 @@ struct BinaryPlistTests {
         #expect(wide == String(repeating: "é", count: 510) + "…")
     }
 
+    /// 16 levels of arrays holding the next level twice, ending in one 10,000-byte string: 65,536
+    /// references to it, each decoded into its own copy (650 MB from a 10 KB file). Decoded once, shared.
+    @Test func sharedStringsAreDecodedOnce() throws {
+        let levels = 16
+        let text = String(repeating: "s", count: 10_000)
+        var objects: [[UInt8]] = []
+        for level in 0..<levels { objects.append([0xA2, UInt8(level + 1), UInt8(level + 1)]) }
+        objects.append([0x5F, 0x11, UInt8(text.utf8.count >> 8), UInt8(text.utf8.count & 0xFF)] + Array(text.utf8))
+        let root = try PropertyListParser.parse(data: Self.bplist(objects: objects), path: "x.plist").root
+        var leaves: [PlistNode] = []
+        func collect(_ node: PlistNode) {
+            if let elements = node.array { elements.forEach(collect) } else { leaves.append(node) }
+        }
+        collect(root)
+        #expect(leaves.count == 1 << levels)
+        #expect(leaves.allSatisfy { $0.string == text })
+        #expect(leaves.last?.keyPath == String(repeating: "[1]", count: levels))
+    }
+
     @Test func cyclesSharingAndBadReferencesAreRefused() {
         // Array 0 contains itself.
         let cycle = Self.bplist(objects: [[0xA1, 0x00]])
