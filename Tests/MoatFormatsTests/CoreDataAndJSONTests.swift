@@ -63,6 +63,26 @@ struct CoreDataModelTests {
 }
 
 struct JSONDocumentReaderTests {
+    /// 200 levels of objects with 2,000-byte keys: the innermost key path was 400 KB, and building every
+    /// level's path was quadratic. Paths are cut at 1,024 bytes.
+    @Test func deepLongKeysGetCappedKeyPaths() throws {
+        let key = String(repeating: "k", count: 2_000)
+        let text = String(repeating: "{\"\(key)\": ", count: 200) + "true" + String(repeating: "}", count: 200)
+        var node = try JSONDocumentReader.parse(data: Data(text.utf8), path: "c.json").root
+        for _ in 0..<200 { node = try #require(node[key]) }
+        #expect(node.bool == true)
+        #expect(node.keyPath == String(repeating: "k", count: 1_021) + "…")
+
+        let xml = "<plist><dict>" + String(repeating: "<key>\(key)</key><dict>", count: 200) + "<key>x</key><true/>"
+            + String(repeating: "</dict>", count: 201) + "</plist>"
+        var plist = try PropertyListParser.parse(data: Data(xml.utf8), path: "x.plist").root
+        for _ in 0..<200 { plist = try #require(plist[key]) }
+        #expect(plist["x"]?.bool == true)
+        #expect(plist["x"]?.keyPath == String(repeating: "k", count: 1_021) + "…")
+        let array = try PropertyListParser.parse(data: Data("<plist><array><string>v</string></array></plist>".utf8), path: "x.plist").root
+        #expect(array.array?.first?.keyPath == "[0]")
+    }
+
     @Test func keysKeepTheirLinesAndPaths() throws {
         let text = """
         {

@@ -79,6 +79,29 @@ struct InterfaceBuilderTests {
         #expect(document.line(pin.line).hasPrefix("<textField"))
     }
 
+    /// 2,000 `<textField\r…/>` on one line: `\r` did not end a tag name, so every lookup read the whole
+    /// line back to front and found nothing (20 s). Start tags are indexed once; `\r` ends a name.
+    @Test func startTagsEndedByCarriageReturnsAreFoundInOneLongLine() throws {
+        let fields = (0..<2_000).map { "<textField\rid=\"f\($0)\"/>" }.joined()
+        let text = "<document targetRuntime=\"iOS.CocoaTouch\"><objects>" + fields + "</objects></document>"
+        let document = try InterfaceBuilderDocument.parse(data: Data(text.utf8), path: "Long.xib")
+        #expect(document.textFields.count == 2_000)
+        #expect(document.textFields.first?.id == "f0")
+        // One line: every tag resolves to the last `<textField` on it, as before for names ended by a space.
+        let lastColumn = Array(text.utf8).count - Array(("<textField\rid=\"f1999\"/></objects></document>").utf8).count + 1
+        #expect(document.textFields.allSatisfy { $0.line == 1 && $0.column == lastColumn })
+
+        // Windows line ends: a tag name right before `\r\n` is where the tag begins.
+        let split = Self.storyboard.replacingOccurrences(of: "<textField opaque=\"NO\" contentMode=\"scaleToFill\" borderStyle=\"roundedRect\"\n",
+                                                         with: "<textField\n opaque=\"NO\" contentMode=\"scaleToFill\" borderStyle=\"roundedRect\"\n")
+        #expect(split != Self.storyboard)
+        let crlf = split.replacingOccurrences(of: "\n", with: "\r\n")
+        let pin = try #require(try InterfaceBuilderDocument.parse(data: Data(crlf.utf8), path: "Main.storyboard").textFields.last)
+        #expect(pin.id == "pin-aa-003")
+        #expect(pin.line == lineNumber(of: "minimumFontSize=\"17\" id=\"pin-aa-003\"", in: split) - 2)
+        #expect(pin.column == 29)
+    }
+
     @Test(arguments: [
         ("this is not XML at all", "malformed Interface Builder document at line 1"),
         ("<document><scenes></document>", "malformed Interface Builder document"),

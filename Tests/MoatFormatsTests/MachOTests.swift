@@ -306,6 +306,43 @@ struct MachOTests {
         #expect(throws: BinaryFormatError.self) { try image.codeSignature() }
     }
 
+    /// 2,000 chained imports and 2,000 symbol-table entries all naming one 400 KB string: each read the
+    /// whole string (1.6 GB read; a gigabyte kept when the ordinals differ). Names are cut at
+    /// `maximumStringLength`, as the other string readers cut them.
+    @Test func symbolNamesSharingOneLongStringAreCut() throws {
+        let long = "_" + String(repeating: "L", count: 400_000)
+        let count = 2_000
+        var overrides: [Int: UInt32] = [:]
+        for index in 1..<count { overrides[index] = 1 }
+        var writer = MachOWriter()
+        writer.commands = [
+            .dylib(MachOWriter.loadDylib, "/usr/lib/libSystem.B.dylib"),
+            .chainedFixups(MachOWriter.chainedFixups([.init(ordinal: 1, name: long)]
+                + Array(repeating: .init(ordinal: 1, name: ""), count: count - 1), nameOffsetOverride: overrides)),
+            .symtab([.init(name: long)] + Array(repeating: .init(name: ""), count: count - 1)),
+        ]
+        var data = [UInt8](writer.build())
+        func u32(_ at: Int) -> Int { Int(data[at]) | Int(data[at + 1]) << 8 | Int(data[at + 2]) << 16 | Int(data[at + 3]) << 24 }
+        // Point every symbol-table entry at the long name (offset 2, after the writer's " \0").
+        var command = 32
+        for _ in 0..<u32(16) {
+            if u32(command) == 0x2 {
+                let symbols = u32(command + 8)
+                for index in 0..<u32(command + 12) {
+                    let entry = symbols + index * 16
+                    (data[entry], data[entry + 1], data[entry + 2], data[entry + 3]) = (2, 0, 0, 0)
+                }
+            }
+            command += u32(command + 4)
+        }
+        let image = try #require(try MachOFile(data: Data(data)).images.first)
+        let imports = image.imports()
+        let cut = String(long.prefix(MachOLimits().maximumStringLength))
+        #expect(imports.symbols.map(\.name) == [cut])
+        #expect(imports.symbols.first?.sources == [.chainedFixups, .symbolTable])
+        #expect(imports.symbols.first?.library == "/usr/lib/libSystem.B.dylib")
+    }
+
     @Test func garbageIsRefused() {
         #expect(throws: BinaryFormatError.self) { try MachOFile(data: Data()) }
         #expect(throws: BinaryFormatError.self) { try MachOFile(data: Data("#!/bin/sh\n".utf8)) }

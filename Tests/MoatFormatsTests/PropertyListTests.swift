@@ -199,6 +199,54 @@ struct BinaryPlistTests {
         return Data(bytes)
     }
 
+    /// 15 levels of dictionaries whose two 1,000-byte keys both name the next level: 2^15 leaves whose key
+    /// paths were 15 KB each (about a gigabyte from a 3 KB file). Paths are cut at 1,024 bytes and shared.
+    @Test func sharedObjectsGetCappedKeyPaths() throws {
+        let levels = 15
+        let keyA = String(repeating: "a", count: 1_000), keyB = String(repeating: "b", count: 1_000)
+        func string(_ text: String) -> [UInt8] { [0x5F, 0x11, UInt8(text.utf8.count >> 8), UInt8(text.utf8.count & 0xFF)] + Array(text.utf8) }
+        var objects: [[UInt8]] = []
+        let keyAIndex = UInt8(levels + 1), keyBIndex = UInt8(levels + 2)
+        for level in 0..<levels { objects.append([0xD2, keyAIndex, keyBIndex, UInt8(level + 1), UInt8(level + 1)]) }
+        objects.append([0x09])
+        objects += [string(keyA), string(keyB)]
+        let data = Self.bplist(objects: objects)
+        #expect(data.count < 3_000)
+        let root = try PropertyListParser.parse(data: data, path: "x.plist").root
+        #expect(root[keyA]?.keyPath == keyA, "paths up to the cap are whole")
+        let second = try #require(root[keyA]?[keyB])
+        #expect(second.keyPath.utf8.count <= PlistNode.maximumKeyPathLength)
+        #expect(second.keyPath.hasPrefix(keyA + ".bbb") && second.keyPath.hasSuffix("…"))
+        var leaf = second
+        for _ in 2..<levels { leaf = try #require(leaf[keyB]) }
+        #expect(leaf.bool == true)
+        #expect(leaf.keyPath == second.keyPath, "below a cut path, nodes share it")
+        #expect(PlistNode.keyPath("a", key: "b") == "a.b" && PlistNode.keyPath("a", index: 2) == "a[2]")
+        #expect(PlistNode.keyPath("", key: "b") == "b")
+        // A cut never splits a character.
+        let wide = PlistNode.keyPath("", key: String(repeating: "é", count: 1_000))
+        #expect(wide == String(repeating: "é", count: 510) + "…")
+    }
+
+    /// 16 levels of arrays holding the next level twice, ending in one 10,000-byte string: 65,536
+    /// references to it, each decoded into its own copy (650 MB from a 10 KB file). Decoded once, shared.
+    @Test func sharedStringsAreDecodedOnce() throws {
+        let levels = 16
+        let text = String(repeating: "s", count: 10_000)
+        var objects: [[UInt8]] = []
+        for level in 0..<levels { objects.append([0xA2, UInt8(level + 1), UInt8(level + 1)]) }
+        objects.append([0x5F, 0x11, UInt8(text.utf8.count >> 8), UInt8(text.utf8.count & 0xFF)] + Array(text.utf8))
+        let root = try PropertyListParser.parse(data: Self.bplist(objects: objects), path: "x.plist").root
+        var leaves: [PlistNode] = []
+        func collect(_ node: PlistNode) {
+            if let elements = node.array { elements.forEach(collect) } else { leaves.append(node) }
+        }
+        collect(root)
+        #expect(leaves.count == 1 << levels)
+        #expect(leaves.allSatisfy { $0.string == text })
+        #expect(leaves.last?.keyPath == String(repeating: "[1]", count: levels))
+    }
+
     @Test func cyclesSharingAndBadReferencesAreRefused() {
         // Array 0 contains itself.
         let cycle = Self.bplist(objects: [[0xA1, 0x00]])

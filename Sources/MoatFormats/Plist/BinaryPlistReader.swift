@@ -15,6 +15,9 @@ struct BinaryPlistReader {
     private let topObject: Int
     private let offsetTableStart: Int
     private var producedNodes = 0
+    /// Strings and data already decoded, by object: an object referenced from many places (up to
+    /// `maximumNodes` in a DAG) is decoded once and its storage shared, not copied per reference.
+    private var decoded: [Int: PlistNode.Value] = [:]
 
     static func read(_ data: Data) throws -> PlistNode {
         var reader = try BinaryPlistReader(bytes: [UInt8](data))
@@ -105,6 +108,11 @@ struct BinaryPlistReader {
         try need(position, 1)
         let marker = bytes[position]
         func node(_ value: PlistNode.Value) -> PlistNode { PlistNode(value: value, keyPath: keyPath, line: nil) }
+        if let known = decoded[index] { return node(known) }
+        func shared(_ value: PlistNode.Value) -> PlistNode {
+            decoded[index] = value
+            return node(value)
+        }
         switch marker >> 4 {
         case 0x0:
             switch marker {
@@ -131,11 +139,11 @@ struct BinaryPlistReader {
         case 0x4:
             let (length, start) = try count(at: position, marker: marker)
             try need(start, length)
-            return node(.data(Data(bytes[start..<(start + length)])))
+            return shared(.data(Data(bytes[start..<(start + length)])))
         case 0x5:
             let (length, start) = try count(at: position, marker: marker)
             try need(start, length)
-            return node(.string(String(decoding: bytes[start..<(start + length)], as: UTF8.self)))
+            return shared(.string(String(decoding: bytes[start..<(start + length)], as: UTF8.self)))
         case 0x6:
             let (length, start) = try count(at: position, marker: marker)
             let (byteLength, overflow) = length.multipliedReportingOverflow(by: 2)
@@ -144,7 +152,7 @@ struct BinaryPlistReader {
             var units: [UInt16] = []
             units.reserveCapacity(length)
             for unit in 0..<length { units.append(UInt16(bytes[start + 2 * unit]) << 8 | UInt16(bytes[start + 2 * unit + 1])) }
-            return node(.string(String(decoding: units, as: UTF16.self)))
+            return shared(.string(String(decoding: units, as: UTF16.self)))
         case 0x8:
             let size = Int(marker & 0x0F) + 1
             try need(position + 1, size)
@@ -157,7 +165,7 @@ struct BinaryPlistReader {
             var elements: [PlistNode] = []
             for element in 0..<length {
                 let child = try reference(at: start + element * referenceSize)
-                elements.append(try object(child, keyPath: keyPath + "[\(element)]", depth: depth + 1, path: &path))
+                elements.append(try object(child, keyPath: PlistNode.keyPath(keyPath, index: element), depth: depth + 1, path: &path))
             }
             return node(.array(elements))
         case 0xD:
@@ -171,7 +179,7 @@ struct BinaryPlistReader {
                 let valueReference = try reference(at: start + (length + entry) * referenceSize)
                 let keyNode = try object(keyReference, keyPath: keyPath, depth: depth + 1, path: &path)
                 guard let key = keyNode.string else { throw PropertyListError("malformed binary property list: a dictionary key is not a string") }
-                let childPath = keyPath.isEmpty ? key : keyPath + "." + key
+                let childPath = PlistNode.keyPath(keyPath, key: key)
                 entries.append(PlistEntry(key: key, keyLine: nil,
                                           value: try object(valueReference, keyPath: childPath, depth: depth + 1, path: &path)))
             }

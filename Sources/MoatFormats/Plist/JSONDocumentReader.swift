@@ -90,7 +90,7 @@ public enum JSONDocumentReader {
                     let keyLine = line
                     let key = try string()
                     try expect(UInt8(ascii: ":"))
-                    let childPath = keyPath.isEmpty ? key : keyPath + "." + key
+                    let childPath = PlistNode.keyPath(keyPath, key: key)
                     if let child = try value(keyPath: childPath, line: keyLine, depth: depth + 1) {
                         entries.append(PlistEntry(key: key, keyLine: keyLine, value: child))
                     }
@@ -116,7 +116,7 @@ public enum JSONDocumentReader {
                     if index < bytes.count, bytes[index] == UInt8(ascii: "]"), sawElement { index += 1; break }
                     sawElement = true
                     let elementLine = line
-                    if let element = try value(keyPath: keyPath + "[\(elements.count)]", line: elementLine, depth: depth + 1) {
+                    if let element = try value(keyPath: PlistNode.keyPath(keyPath, index: elements.count), line: elementLine, depth: depth + 1) {
                         elements.append(element)
                     }
                     skipWhitespace()

@@ -26,6 +26,49 @@ public final class PlistNode: @unchecked Sendable {
         self.line = line
     }
 
+    /// Longest key path kept, in UTF-8 bytes: a longer one is cut there and ends in "…". Readers build a
+    /// child's path from its parent's, so without a cap deep nesting of long keys is quadratic, and a
+    /// binary plist's shared objects (up to `BinaryPlistReader.maximumNodes` of them) each got a path
+    /// hundreds of kilobytes long (about 3 KB of file asked for gigabytes).
+    public static let maximumKeyPathLength = 1_024
+
+    /// The key path of a dictionary value: `parent.key`, or `key` at the root.
+    public static func keyPath(_ parent: String, key: String) -> String {
+        if isCapped(parent) { return parent }
+        return parent.isEmpty ? joined([key]) : joined([parent, ".", key])
+    }
+
+    /// The key path of an array element: `parent[index]`.
+    public static func keyPath(_ parent: String, index: Int) -> String {
+        if isCapped(parent) { return parent }
+        return joined([parent, "[\(index)]"])
+    }
+
+    private static let ellipsis = "…"
+
+    /// A cut path is shared (not copied) by everything below it.
+    private static func isCapped(_ path: String) -> Bool {
+        path.utf8.count > maximumKeyPathLength - 8 && path.hasSuffix(ellipsis)
+    }
+
+    /// The parts joined, or cut at a whole character (`Unicode.Scalar`) when longer than the cap; a long
+    /// key is not copied whole first.
+    private static func joined(_ parts: [String]) -> String {
+        guard parts.reduce(0, { $0 + $1.utf8.count }) > maximumKeyPathLength else { return parts.joined() }
+        let room = maximumKeyPathLength - ellipsis.utf8.count
+        var kept = String.UnicodeScalarView()
+        var length = 0
+        cut: for part in parts {
+            for scalar in part.unicodeScalars {
+                let width = UTF8.width(scalar)
+                if length + width > room { break cut }
+                kept.append(scalar)
+                length += width
+            }
+        }
+        return String(kept) + ellipsis
+    }
+
     public var string: String? {
         if case .string(let text) = value { return text }
         return nil

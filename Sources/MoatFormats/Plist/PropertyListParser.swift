@@ -91,7 +91,7 @@ public enum PropertyListParser {
         if let dictionary = stringKeyed {
             var entries: [PlistEntry] = []
             for key in dictionary.keys.sorted() {
-                let childPath = keyPath.isEmpty ? key : keyPath + "." + key
+                let childPath = PlistNode.keyPath(keyPath, key: key)
                 let keyLine = lines?.line(forKey: key)
                 let child = try convert(dictionary[key]!, keyPath: childPath, line: keyLine, depth: depth + 1, lines: &lines)
                 entries.append(PlistEntry(key: key, keyLine: keyLine, value: child))
@@ -102,7 +102,7 @@ public enum PropertyListParser {
         case let dictionary as [String: Any]:
             var entries: [PlistEntry] = []
             for key in dictionary.keys.sorted() {
-                let childPath = keyPath.isEmpty ? key : keyPath + "." + key
+                let childPath = PlistNode.keyPath(keyPath, key: key)
                 let keyLine = lines?.line(forKey: key)
                 let child = try convert(dictionary[key]!, keyPath: childPath, line: keyLine, depth: depth + 1, lines: &lines)
                 entries.append(PlistEntry(key: key, keyLine: keyLine, value: child))
@@ -111,7 +111,7 @@ public enum PropertyListParser {
         case let array as [Any]:
             var elements: [PlistNode] = []
             for (index, element) in array.enumerated() {
-                elements.append(try convert(element, keyPath: keyPath + "[\(index)]", line: line, depth: depth + 1, lines: &lines))
+                elements.append(try convert(element, keyPath: PlistNode.keyPath(keyPath, index: index), line: line, depth: depth + 1, lines: &lines))
             }
             return PlistNode(value: .array(elements), keyPath: keyPath, line: line)
         case let text as String:

@@ -57,10 +57,10 @@ final class XMLPlistReader: NSObject, StoppableXMLReader {
         guard let top = stack.last else { return ("", elementLine, nil) }
         if top.isDictionary {
             guard let pending = top.pendingKey else { return (top.keyPath, elementLine, nil) }
-            let path = top.keyPath.isEmpty ? pending.key : top.keyPath + "." + pending.key
+            let path = PlistNode.keyPath(top.keyPath, key: pending.key)
             return (path, pending.line, pending.key)
         }
-        return (top.keyPath + "[\(top.elements.count)]", elementLine, nil)
+        return (PlistNode.keyPath(top.keyPath, index: top.elements.count), elementLine, nil)
     }
 
     private func attach(_ node: PlistNode, key: String?) {

@@ -6,7 +6,8 @@ extension MachOImage {
     /// table. Merged by (name, library ordinal). Computed on each call.
     public func imports() -> MachOImports {
         data.withRawBytes { bytes in
-            var collector = ImportCollector(dylibs: dylibs, limit: limits.maximumImports)
+            var collector = ImportCollector(dylibs: dylibs, limit: limits.maximumImports,
+                                            maximumNameLength: limits.maximumStringLength)
             if let dyldInfo {
                 collector.readBindStream(bytes, range: dyldInfo.bind, kind: .bind, bigEndian: isBigEndian)
                 collector.readBindStream(bytes, range: dyldInfo.weakBind, kind: .weakBind, bigEndian: isBigEndian)
@@ -33,14 +34,17 @@ private struct ImportCollector {
 
     let dylibs: [MachODylib]
     let limit: Int
+    /// Longest symbol name read (`MachOLimits.maximumStringLength`): many entries may name one long string.
+    let maximumNameLength: Int
     private var order: [Key] = []
     private var found: [Key: (weak: Bool, sources: MachOImportSources)] = [:]
     var warnings: [String] = []
     private var limitReported = false
 
-    init(dylibs: [MachODylib], limit: Int) {
+    init(dylibs: [MachODylib], limit: Int, maximumNameLength: Int) {
         self.dylibs = dylibs
         self.limit = limit
+        self.maximumNameLength = maximumNameLength
     }
 
     mutating func add(_ name: String, ordinal: Int, weak: Bool, source: MachOImportSources) {
@@ -114,7 +118,7 @@ private struct ImportCollector {
                 var stop = offset
                 while stop < end, stream.u8(stop) != 0 { stop += 1 }
                 guard stop < end else { _ = fail("unterminated symbol name"); break loop }
-                symbol = stream.cString(offset, limit: stop - offset)
+                symbol = stream.cString(offset, limit: min(stop - offset, maximumNameLength))
                 offset = stop + 1
             case 0x50: // SET_TYPE_IMM
                 break
@@ -223,7 +227,7 @@ private struct ImportCollector {
                 weak = (raw >> 8) & 1 != 0
                 nameOffset = Int(raw >> 9)
             }
-            guard nameOffset < pool.count, let name = pool.cString(nameOffset, limit: pool.count - nameOffset) else {
+            guard nameOffset < pool.count, let name = pool.cString(nameOffset, limit: min(pool.count - nameOffset, maximumNameLength)) else {
                 warnings.append("chained import \(index) names offset \(nameOffset), outside the symbol pool")
                 continue
             }
@@ -271,7 +275,7 @@ private struct ImportCollector {
             let value = is64Bit ? bytes.u64(at + 8, bigEndian: bigEndian) : bytes.u32(at + 8, bigEndian: bigEndian).map(UInt64.init)
             guard value == 0 else { continue } // a common symbol, not an import
             guard let stringIndex = bytes.u32(at, bigEndian: bigEndian).map(Int.init), stringIndex < strings.count,
-                  let name = strings.cString(stringIndex, limit: strings.count - stringIndex) else { continue }
+                  let name = strings.cString(stringIndex, limit: min(strings.count - stringIndex, maximumNameLength)) else { continue }
             let rawOrdinal = UInt8(truncatingIfNeeded: desc >> 8)
             let ordinal: Int
             switch rawOrdinal {
