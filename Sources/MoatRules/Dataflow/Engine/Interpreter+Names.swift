@@ -143,26 +143,29 @@ extension FunctionInterpreter {
         guard engine.gates.namesMaySecrets else { return nil }
         var type: String?
         if let root = base.accessPath, root == SensitiveSources.selfName, let ownerName { type = engine.propertyTypes[ownerName]?[name] }
-        // A secret-named member of what a sign-in returned is the credential the login issued: proven, not a
-        // name alone (high confidence, so its rule's severity stands). A token whose name reads as
-        // bookkeeping (`syncToken`) there is one too.
+        // A secret-named member of what a sign-in call returned is the credential the login issued: proven,
+        // not a name alone (high confidence, so its rule's severity stands). One held by a value whose type is
+        // named for authentication (`UserSession`) rests on names still. A token whose name reads as
+        // bookkeeping (`syncToken`) in either is one too.
         let issuer = loginIssuer(of: base, state)
-        if let kind = engine.sensitiveKind(of: name, type: type), issuer == nil { return nameTaint(name, kind: kind, at: range) }
+        if let kind = engine.sensitiveKind(of: name, type: type), issuer?.proven != true { return nameTaint(name, kind: kind, at: range) }
         guard let issuer, let kind = SensitiveNaming.kind(ofName: name, type: type, issuedByLogin: true) else { return nil }
-        let hit = SourceHit(kind: SensitiveSources.nameSource.kind, description: "`\(name)` (\(kind.phrase) \(issuer))", range: range,
-                            confidence: .high)
+        let hit = SourceHit(kind: SensitiveSources.nameSource.kind, description: "`\(name)` (\(kind.phrase) \(issuer.text))", range: range,
+                            confidence: issuer.proven ? .high : SensitiveSources.nameSource.confidence)
         return Taint(origin: .source(hit))
     }
 
     /// Where `base` comes from when it is what a sign-in returned, for messages ("issued by the sign-in call
     /// `requestLoginConfirmation`", "held by an `AuthResponse`"): the call itself (`try await api.login(…).syncToken`),
     /// a local bound to it, or a local or parameter whose declared type is named for authentication.
-    func loginIssuer(of base: Expression, _ state: InterpreterState) -> String? {
-        if let call = SensitiveSources.loginCallName(base) { return "issued by the sign-in call `\(call)`" }
+    /// `proven`: the value is what a sign-in call returned (the call is in the code), not a value of a type
+    /// whose name says authentication.
+    func loginIssuer(of base: Expression, _ state: InterpreterState) -> (text: String, proven: Bool)? {
+        if let call = SensitiveSources.loginCallName(base) { return ("issued by the sign-in call `\(call)`", true) }
         guard let root = base.rootName, base.accessPath == root else { return nil }
-        if let call = state.loginResults[root] { return "issued by the sign-in call `\(call)`" }
+        if let call = state.loginResults[root] { return ("issued by the sign-in call `\(call)`", true) }
         if let type = state.types[root], SensitiveSources.isAuthenticationType(type) {
-            return "held by \(SensitiveSources.article(type)) `\(type.filter { !"?! ".contains($0) })`"
+            return ("held by \(SensitiveSources.article(type)) `\(type.filter { !"?! ".contains($0) })`", false)
         }
         return nil
     }
