@@ -61,7 +61,8 @@ public struct FileBudget: Sendable {
         }
     }
 
-    static func format(_ seconds: Double) -> String {
+    /// Seconds as messages write them: `30`, `2.5`.
+    public static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%g", seconds)
     }
 

@@ -22,10 +22,10 @@ public struct ScanOptions: Sendable {
     /// Where per-file results are cached; nil disables the cache. The CLI defaults it to `.moat-cache`
     /// in the (first) scanned folder.
     public var cacheDirectory: URL?
-    /// How long one file may parse and analyse, and what happens past it (`FileBudget`). The configuration's
-    /// `fileTimeout` applies unless `fileTimeoutGiven` (a `--file-timeout` on the command line).
+    /// How long one file may parse and analyse, and what happens past it (`FileBudget`); its seconds are
+    /// `fileTimeout` (`--file-timeout`), else the configuration's `fileTimeout`, else the budget's own.
     public var budget = FileBudget()
-    public var fileTimeoutGiven = false
+    public var fileTimeout: Double?
     /// Seconds the whole scan may take (`--timeout`; else the configuration's `timeout`), counted from
     /// `startedAt`; only with `onTimeout`, which is called on another thread when the time is up.
     public var timeout: Double?
@@ -250,7 +250,7 @@ struct ScanSetup {
         ruleIds = Set(rules.map { $0.description.id })
         self.analyzer = analyzer
         var budget = options.budget
-        if !options.fileTimeoutGiven, let seconds = configuration.fileTimeout { budget.seconds = seconds }
+        if let seconds = options.fileTimeout ?? configuration.fileTimeout { budget.seconds = seconds }
         fileAnalysis = FileAnalysis(analyzer: analyzer, cache: cache, budget: budget)
     }
 }

@@ -77,10 +77,10 @@ struct CommonScanArguments {
         if let jobs { options.jobs = jobs }
         // The budgets: a file that overruns restarts the command without it (`ScanRestart`); past --timeout
         // the command says how far it got and exits 2.
-        options.budget = ScanRestart.budget(seconds: fileTimeout ?? FileBudget.defaultSeconds)
-        options.fileTimeoutGiven = fileTimeout != nil
-        options.timeout = timeout
         options.startedAt = ScanRestart.startedAt
+        options.budget = ScanRestart.budget(seconds: FileBudget.defaultSeconds, startedAt: options.startedAt)
+        options.fileTimeout = fileTimeout
+        options.timeout = timeout
         options.onTimeout = { seconds, activity in ScanRestart.timedOut(seconds: seconds, activity: activity) }
         if useCache { options.cacheDirectory = cacheFolder(paths: options.paths) }
         return options

@@ -35,21 +35,22 @@ enum ScanRestart {
         return Date()
     }
 
-    /// The budget of a command-line scan: restart on overrun.
-    static func budget(seconds: Double) -> FileBudget {
+    /// The budget of a command-line scan, for a command started at `startedAt`: restart on overrun.
+    static func budget(seconds: Double, startedAt: Date) -> FileBudget {
         var budget = FileBudget(seconds: seconds)
-        budget.overrun = previousOverruns
+        let previous = previousOverruns
+        budget.overrun = previous
         if let stalled = environment[stallVariable], !stalled.isEmpty {
             budget.stalls = { $0.hasSuffix(stalled) }
         }
-        let startedAt = Self.startedAt
-        budget.onOverrun = { overrun in restart(adding: overrun, startedAt: startedAt) }
+        budget.onOverrun = { overrun in restart(adding: overrun, to: previous, startedAt: startedAt) }
         return budget
     }
 
-    /// Starts this command again with `overrun` among the files not analysed; returns only when it cannot.
-    static func restart(adding overrun: FileBudget.Overrun, startedAt: Date) {
-        var overruns = previousOverruns
+    /// Starts this command again with `overrun` added to the files not analysed before; returns only when
+    /// it cannot.
+    static func restart(adding overrun: FileBudget.Overrun, to previous: [String: String], startedAt: Date) {
+        var overruns = previous
         guard overruns[overrun.path] == nil, overruns.count < limit else { return }
         overruns[overrun.path] = overrun.message
         guard let encoded = try? JSONEncoder().encode(overruns), let text = String(data: encoded, encoding: .utf8) else { return }
@@ -68,12 +69,8 @@ enum ScanRestart {
 
     /// `--timeout`: what was done, then exit code 2.
     static func timedOut(seconds: Double, activity: ScanActivity) {
-        CommandLineInterface.printError("moat: the scan took longer than --timeout \(format(seconds)) s and was stopped: \(activity.summary); no report was written\n")
+        CommandLineInterface.printError("moat: the scan took longer than --timeout \(FileBudget.format(seconds)) s and was stopped: \(activity.summary); no report was written\n")
         fflush(nil)
         _exit(2)
-    }
-
-    static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }

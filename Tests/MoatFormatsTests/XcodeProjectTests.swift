@@ -82,6 +82,17 @@ struct OpenStepReaderTests {
 }
 
 struct XcodeProjectTests {
+    /// A temporary folder holding `Notes.xcodeproj/project.pbxproj` (the synchronized-folders fixture), for
+    /// tests that put `.xcconfig` files beside it; the caller removes the folder.
+    static func synchronizedProject() throws -> (directory: URL, pbxproj: URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("moat-xcconfig-\(UUID().uuidString)")
+        let projectFolder = directory.appendingPathComponent("Notes.xcodeproj")
+        try FileManager.default.createDirectory(at: projectFolder, withIntermediateDirectories: true)
+        let pbxproj = projectFolder.appendingPathComponent("project.pbxproj")
+        try Data(ProjectFixtures.synchronized.utf8).write(to: pbxproj)
+        return (directory, pbxproj)
+    }
+
     let text = ProjectFixtures.twoTargets
 
     func project() throws -> XcodeProject {
@@ -192,12 +203,8 @@ struct XcodeProjectTests {
     }
 
     @Test func synchronizedFoldersAndConfigurationFiles() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("moat-xcconfig-\(UUID().uuidString)")
+        let (directory, pbxproj) = try Self.synchronizedProject()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let projectFolder = directory.appendingPathComponent("Notes.xcodeproj")
-        try FileManager.default.createDirectory(at: projectFolder, withIntermediateDirectories: true)
-        let pbxproj = projectFolder.appendingPathComponent("project.pbxproj")
-        try Data(ProjectFixtures.synchronized.utf8).write(to: pbxproj)
         try Data("// Shared\n#include? \"Missing.xcconfig\"\nOTHER_SWIFT_FLAGS = -DBASE\nSWIFT_VERSION = 5.0\nFLAG[sdk=iphoneos*] = YES\n".utf8)
             .write(to: directory.appendingPathComponent("Config.xcconfig"))
 
@@ -234,12 +241,8 @@ struct XcodeProjectTests {
     }
 
     @Test func missingConfigurationFileMakesSettingsIncomplete() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("moat-xcconfig-\(UUID().uuidString)")
+        let (directory, pbxproj) = try Self.synchronizedProject()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let projectFolder = directory.appendingPathComponent("Notes.xcodeproj")
-        try FileManager.default.createDirectory(at: projectFolder, withIntermediateDirectories: true)
-        let pbxproj = projectFolder.appendingPathComponent("project.pbxproj")
-        try Data(ProjectFixtures.synchronized.utf8).write(to: pbxproj)
         let project = try XcodeProject.load(fileAt: pbxproj, path: "Notes.xcodeproj/project.pbxproj")
         #expect(!project.isComplete(project.projectConfigurations[0]))
         #expect(project.warnings == ["cannot read configuration file 'Config.xcconfig'"])
@@ -248,12 +251,8 @@ struct XcodeProjectTests {
     /// Six `#include` lines of the file itself (and two files including each other six times) cost 6^9
     /// flattenings before each file and depth was flattened once (45 s for 132 bytes).
     @Test func repeatedAndCyclicIncludesAreFlattenedOnce() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("moat-xcconfig-\(UUID().uuidString)")
+        let (directory, pbxproj) = try Self.synchronizedProject()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let projectFolder = directory.appendingPathComponent("Notes.xcodeproj")
-        try FileManager.default.createDirectory(at: projectFolder, withIntermediateDirectories: true)
-        let pbxproj = projectFolder.appendingPathComponent("project.pbxproj")
-        try Data(ProjectFixtures.synchronized.utf8).write(to: pbxproj)
         let selfIncludes = String(repeating: "#include \"Config.xcconfig\"\n", count: 6)
         try Data((selfIncludes + "#include \"A.xcconfig\"\nOTHER_SWIFT_FLAGS = -DBASE\n").utf8)
             .write(to: directory.appendingPathComponent("Config.xcconfig"))

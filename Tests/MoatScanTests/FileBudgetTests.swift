@@ -135,9 +135,9 @@ struct FileBudgetTests {
         // The configuration's budget applies unless the command line gave one.
         let tree = try TemporaryTree([".moat.json": #"{"fileTimeout": 7}"#, "App/A.swift": "let a = 1\n"])
         defer { tree.remove() }
-        for (given, expected) in [(false, 7.0), (true, 30.0)] {
+        for (given, expected) in [(nil, 7.0), (30.0, 30.0)] as [(Double?, Double)] {
             var options = ScanOptions(paths: [tree.root.path])
-            options.fileTimeoutGiven = given
+            options.fileTimeout = given
             #expect(try ScanSetup(options).fileAnalysis.budget.seconds == expected)
         }
     }
