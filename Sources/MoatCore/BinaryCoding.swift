@@ -226,6 +226,7 @@ extension BinaryWriter {
             writer.string(item.name)
             writer.optionalString(item.detail)
         }
+        optional(value.suite) { $0.string($1.rawValue) }
     }
 
     public mutating func scanError(_ value: ScanError) {
@@ -277,11 +278,13 @@ extension BinaryReader {
         let inventory = try optional { reader in
             InventoryItem(try reader.rawValue(InventoryItem.Kind.self), name: try reader.string(), detail: try reader.optionalString())
         }
+        let suite = try optional { try $0.rawValue(RuleSuite.self) }
         var finding = Finding(ruleId: ruleId, slug: slug, title: title, severity: severity, confidence: confidence, message: message,
                               location: location, related: related, cwe: cwe, masvs: masvs, mastg: mastg, fix: fix,
                               fingerprint: fingerprint, evidence: evidence, suppression: suppression, inventory: inventory)
         finding.isTestCode = isTestCode
         finding.nonShippingReason = nonShippingReason
+        finding.suite = suite
         return finding
     }
 

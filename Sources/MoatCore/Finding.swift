@@ -26,6 +26,9 @@ public struct Finding: Codable, Sendable, Hashable {
     public var suppression: Suppression?
     /// Set on the findings of inventory rules: the typed entry the attack surface is built from.
     public var inventory: InventoryItem?
+    /// Set to `.experimental` on the findings of an experimental rule (`RuleSuite`): reported when that
+    /// suite was asked for, never failing a gate. Nil for the default suite.
+    public var suite: RuleSuite?
 
     public init(ruleId: String, slug: String, title: String, severity: Severity, confidence: Confidence,
                 message: String, location: Location, related: [RelatedLocation] = [], cwe: [Int],
@@ -54,6 +57,9 @@ public struct Finding: Codable, Sendable, Hashable {
 
     /// Whether the finding's place does not ship (test code included): it never fails the scan.
     public var isNonShipping: Bool { nonShippingReason != nil || isTestCode }
+
+    /// Whether the finding can fail a gate: it ships and its rule is in the default suite.
+    public var gates: Bool { !isNonShipping && suite != .experimental }
 
     /// Marks the finding as being in non-shipping code (`isTestCode` follows for tests).
     public mutating func markNonShipping(_ reason: NonShippingReason) {

@@ -67,6 +67,11 @@ public struct RuleDescription: Sendable, Codable {
     /// Source findings of this rule with the same message are one decision (one database opened the same
     /// way from several files): reported once, at the first place, with the others as related locations.
     public var groupsRepeatedFindings: Bool = false
+    /// What the corpus verdicts measured for this rule (nil when none of its findings was judged). Never
+    /// written by the rule: `RuleRegistry.descriptions` sets it from the generated `RulePrecision.table`.
+    public var measured: MeasuredPrecision?
+    /// The suite the measurement (and any promotion) puts the rule in; set by `RuleRegistry.descriptions`.
+    public var suite: RuleSuite = .default
     public var examples: [RuleExample]
 
     public init(id: String, slug: String, title: String, severity: Severity,

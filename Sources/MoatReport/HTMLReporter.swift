@@ -246,6 +246,7 @@ private struct Page {
         out += "<p class=\"meta\"><span class=\"badge sev-\(finding.severity.rawValue)\">\(ReportSupport.severityName(finding.severity))</span>"
         out += " <span class=\"confidence\">\(finding.confidence.rawValue) confidence</span>"
         if let reason = finding.nonShippingReason { out += " <span class=\"tag\">\(reason.tag)</span>" } else if finding.isTestCode { out += " <span class=\"tag\">test code</span>" }
+        if finding.suite == .experimental { out += " <span class=\"tag\">experimental rule</span>" }
         if let suppression = finding.suppression {
             out += " <span class=\"tag\">suppressed: \(e(suppression.reason.isEmpty ? "no reason given" : suppression.reason))</span>"
         }

@@ -110,7 +110,7 @@ public struct MarkdownReporter: Reporter {
     func block(_ finding: Finding, result: ScanResult, options: ReportOptions) -> String {
         let rule = ReportSupport.rule(for: finding, in: result)
         var out = "<details><summary><code>\(Markdown.inHTML(finding.ruleId))</code> \(Markdown.inHTML(ReportSupport.place(finding.location))) — \(Markdown.inHTML(finding.message))</summary>\n\n"
-        out += "\(location(finding.location, options: options)) · **\(Markdown.escape(rule.title))** (`\(finding.slug.filter { $0.isLetter || $0.isNumber || $0 == "-" })`, \(finding.confidence.rawValue) confidence\(finding.nonShippingReason.map { ", " + $0.tag } ?? (finding.isTestCode ? ", test code" : "")))\n\n"
+        out += "\(location(finding.location, options: options)) · **\(Markdown.escape(rule.title))** (`\(finding.slug.filter { $0.isLetter || $0.isNumber || $0 == "-" })`, \(finding.confidence.rawValue) confidence\(finding.nonShippingReason.map { ", " + $0.tag } ?? (finding.isTestCode ? ", test code" : ""))\(finding.suite == .experimental ? ", experimental rule" : ""))\n\n"
         out += Markdown.escape(finding.message) + "\n\n"
         if let evidence = finding.evidence, !evidence.isEmpty, finding.location.keyPath == nil {
             out += Markdown.codeBlock(evidence)

@@ -7,9 +7,15 @@ public enum RuleCatalogue {
         var out = ""
         for rule in rules {
             let severity = rule.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-            out += "\(rule.id.padding(toLength: 15, withPad: " ", startingAt: 0)) \(severity) \(rule.slug)  \(rule.title)\n"
+            let suite = rule.suite == .experimental ? "  [experimental]" : ""
+            out += "\(rule.id.padding(toLength: 15, withPad: " ", startingAt: 0)) \(severity) \(rule.slug)  \(rule.title)\(suite)\n"
         }
-        out += "\n\(rules.count) rules. `moat explain RULE` shows one in full.\n"
+        let experimental = rules.filter { $0.suite == .experimental }.count
+        out += "\n\(rules.count) rules"
+        if experimental > 0 {
+            out += ", \(experimental) of them experimental (run only with `--include experimental`, never failing a gate)"
+        }
+        out += ". `moat explain RULE` shows one in full.\n"
         return out
     }
 
@@ -22,11 +28,11 @@ public enum RuleCatalogue {
 
     /// A Markdown table for the README.
     public static func markdown(_ rules: [RuleDescription]) -> String {
-        var out = "| ID | Slug | Title | Input | Severity | Confidence | Evidence | MASVS | MASTG | CWE |\n"
-        out += "|---|---|---|---|---|---|---|---|---|---|\n"
+        var out = "| ID | Slug | Title | Input | Severity | Confidence | Evidence | Measured precision | Suite | MASVS | MASTG | CWE |\n"
+        out += "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
         for rule in rules {
             let cwe = rule.cwe.map { "CWE-\($0)" }.joined(separator: ", ")
-            out += "| \(rule.id) | `\(rule.slug)` | \(escape(rule.title)) | \(rule.kind?.rawValue ?? "") | \(rule.severity.rawValue) | \(rule.confidence.rawValue) | \(rule.evidence.rawValue) | \(rule.masvs.joined(separator: ", ")) | \(rule.mastg.joined(separator: ", ")) | \(cwe) |\n"
+            out += "| \(rule.id) | `\(rule.slug)` | \(escape(rule.title)) | \(rule.kind?.rawValue ?? "") | \(rule.severity.rawValue) | \(rule.confidence.rawValue) | \(rule.evidence.rawValue) | \(rule.measured?.summary ?? "") | \(rule.suite.rawValue) | \(rule.masvs.joined(separator: ", ")) | \(rule.mastg.joined(separator: ", ")) | \(cwe) |\n"
         }
         return out
     }
@@ -35,6 +41,12 @@ public enum RuleCatalogue {
         var out = "\(rule.id) \(rule.slug): \(rule.title)\n"
         out += "Severity \(rule.severity.rawValue), confidence \(rule.confidence.rawValue), evidence \(rule.evidence.rawValue), input \(rule.kind?.rawValue ?? "unknown")"
         out += rule.isInventory ? " (inventory)\n" : "\n"
+        if let measured = rule.measured {
+            out += "Measured precision on the corpus: \(measured.summary): \(measured.truePositives) TP, \(measured.falsePositives) FP, \(measured.debatable) debatable\n"
+        }
+        if rule.suite == .experimental {
+            out += "Suite: experimental (below \(Int(MeasuredPrecision.defaultSuiteFloor * 100)) % over \(MeasuredPrecision.minimumJudged) or more judged findings): runs only with `--include experimental` and never fails a gate\n"
+        }
         if !rule.masvs.isEmpty { out += "MASVS v2: \(rule.masvs.joined(separator: ", "))\n" }
         if !rule.mastg.isEmpty { out += "MASTG: \(rule.mastg.joined(separator: ", "))\n" }
         if !rule.cwe.isEmpty { out += "CWE: \(rule.cwe.map { "CWE-\($0)" }.joined(separator: ", "))\n" }

@@ -169,6 +169,22 @@ public struct SARIFReporter: Reporter {
         if !links.isEmpty {
             markdown += "\n**References:** " + links.map { "[\($0.label)](\($0.url))" }.joined(separator: " · ") + "\n"
         }
+        var properties: [String: JSONValue] = [
+            "tags": .strings(tags(rule)),
+            "security-severity": .string(rule.severity.securityScore),
+            "precision": .string(precision(rule.confidence)),
+            "problem.severity": .string(rule.severity >= .high ? "error" : rule.severity == .medium ? "warning" : "recommendation"),
+            "masvs": .strings(rule.masvs),
+            "mastg": .strings(rule.mastg),
+            "cwe": .array(rule.cwe.map(JSONValue.int)),
+            "inventory": .bool(rule.isInventory),
+            "suite": .string(rule.suite.rawValue),
+        ]
+        if let measured = rule.measured {
+            // What the corpus verdicts measured (TP / (TP + FP)), beside the confidence-derived `precision`.
+            properties["measuredPrecision"] = measured.precision.map { .string(String(format: "%.2f", $0)) } ?? .null
+            properties["judgedFindings"] = .int(measured.judged)
+        }
         return [
             "id": .string(rule.id),
             "name": .string(rule.slug),
@@ -177,16 +193,7 @@ public struct SARIFReporter: Reporter {
             "help": ["text": .string(text), "markdown": .string(markdown)],
             "helpUri": .string(helpURI(rule)),
             "defaultConfiguration": ["level": .string(level(rule.severity))],
-            "properties": [
-                "tags": .strings(tags(rule)),
-                "security-severity": .string(rule.severity.securityScore),
-                "precision": .string(precision(rule.confidence)),
-                "problem.severity": .string(rule.severity >= .high ? "error" : rule.severity == .medium ? "warning" : "recommendation"),
-                "masvs": .strings(rule.masvs),
-                "mastg": .strings(rule.mastg),
-                "cwe": .array(rule.cwe.map(JSONValue.int)),
-                "inventory": .bool(rule.isInventory),
-            ],
+            "properties": .object(properties),
         ]
     }
 
@@ -254,6 +261,7 @@ public struct SARIFReporter: Reporter {
         ]
         if let evidence = finding.evidence, !evidence.isEmpty { value["properties"]?["evidence"] = .string(evidence) }
         if let reason = finding.nonShippingReason { value["properties"]?["nonShippingReason"] = .string(reason.rawValue) }
+        if let suite = finding.suite { value["properties"]?["suite"] = .string(suite.rawValue) }
         if !finding.related.isEmpty {
             value["relatedLocations"] = .array(finding.related.enumerated().map { index, step in
                 location(step.location, message: step.message, id: index + 1, sources: sources)

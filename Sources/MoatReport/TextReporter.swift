@@ -143,6 +143,7 @@ public struct TextReporter: Reporter {
         var tags = [finding.severity.rawValue.uppercased(), finding.ruleId]
         if finding.confidence != .high { tags.append("\(finding.confidence.rawValue) confidence") }
         if let reason = finding.nonShippingReason { tags.append(reason.tag) } else if finding.isTestCode { tags.append("test code") }
+        if finding.suite == .experimental { tags.append("experimental rule, never fails the scan") }
         if finding.suppression != nil { tags.append("suppressed") }
         var out = "  \(place)" + paint.severity(finding.severity, "[" + tags.joined(separator: " · ") + "]") + " " + finding.message + "\n"
         let location = finding.location

@@ -9,7 +9,7 @@ public struct XcodeReporter: Reporter {
     public func render(_ result: ScanResult, options: ReportOptions) -> String {
         var lines: [String] = []
         for finding in result.activeFindings {
-            let level = finding.severity >= options.failOn && !finding.isNonShipping ? "error" : "warning"
+            let level = finding.severity >= options.failOn && finding.gates ? "error" : "warning"
             let location = finding.location
             lines.append("\(location.path):\(location.line):\(location.column): \(level): \(oneLine(finding.message)) [\(finding.ruleId)]")
         }

@@ -8,12 +8,15 @@ public enum RuleRegistry {
         + StorageRules.all + CodeQualityRules.all + PrivacyRules.all + ResilienceRules.all + CryptoRules.all
         + BinaryRules.all
 
-    /// Every rule's description, in id order, with the kind its conformance says (`Rule.derivedKind`): the
-    /// descriptions the catalogue, the reports and the fingerprint read.
+    /// Every rule's description, in id order, with the kind its conformance says (`Rule.derivedKind`) and
+    /// the precision and suite the corpus verdicts measured (`RulePrecision`): the descriptions the
+    /// catalogue, the reports and the fingerprint read.
     public static var descriptions: [RuleDescription] {
         all.map { type in
             var description = type.description
             description.kind = type.derivedKind
+            description.measured = RulePrecision.table[description.id]
+            description.suite = RulePrecision.suite(of: description.id)
             return description
         }.sorted { $0.id < $1.id }
     }

@@ -12,6 +12,7 @@ import MoatCore
 ///   "includeVendored": false,
 ///   "includeInventory": false,
 ///   "failOn": "high",
+///   "include": ["experimental"],
 ///   "fileTimeout": 30,
 ///   "timeout": 600
 /// }
@@ -28,6 +29,8 @@ public struct Configuration: Codable, Sendable, Equatable {
     /// Also list inventory entries (entitlements, URL schemes, bridges...) among the findings.
     public var includeInventory: Bool?
     public var failOn: Severity?
+    /// Suites run beside the default one (`--include`): `["experimental"]`.
+    public var include: Set<RuleSuite> = []
     /// Seconds one file may parse, and its rules run (`--file-timeout`); 0 turns the budget off.
     public var fileTimeout: Double?
     /// Seconds the whole scan may take (`--timeout`); past it, the command stops with exit code 2.
@@ -37,7 +40,7 @@ public struct Configuration: Codable, Sendable, Equatable {
 
     public static let fileName = ".moat.json"
     static let knownKeys: Set<String> = ["disabledRules", "enabledRules", "severityOverrides", "exclude",
-                                         "includeVendored", "includeInventory", "failOn", "fileTimeout", "timeout"]
+                                         "includeVendored", "includeInventory", "failOn", "include", "fileTimeout", "timeout"]
 
     public static func load(from url: URL) throws -> Configuration {
         let data: Data
@@ -82,6 +85,7 @@ public struct Configuration: Codable, Sendable, Equatable {
         includeVendored = try container.decodeIfPresent(Bool.self, forKey: .includeVendored)
         includeInventory = try container.decodeIfPresent(Bool.self, forKey: .includeInventory)
         failOn = try container.decodeIfPresent(Severity.self, forKey: .failOn)
+        include = Set(try container.decodeIfPresent([RuleSuite].self, forKey: .include) ?? [])
         fileTimeout = try Self.seconds(container, .fileTimeout, allowsZero: true)
         timeout = try Self.seconds(container, .timeout, allowsZero: false)
     }

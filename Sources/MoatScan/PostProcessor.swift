@@ -56,6 +56,8 @@ public struct PostProcessor {
     public var nonShipping: NonShippingMap
     /// Which app each configuration place belongs to: repeated values are grouped only within one app.
     public var appPlaces: AppPlaces
+    /// Rules of the experimental suite (`RulePrecision`): their findings are marked, and never gate.
+    public var experimentalRuleIds: Set<String> = RulePrecision.experimentalRuleIds
 
     public init(severityOverrides: [String: Severity], enabledRuleIds: Set<String>, nonShipping: NonShippingMap,
                 appPlaces: AppPlaces = AppPlaces()) {
@@ -73,6 +75,10 @@ public struct PostProcessor {
 
     public func process(_ raw: [Finding], suppressions: [SuppressionDirective]) -> [Finding] {
         var findings = raw
+        // Suites: an experimental rule's findings say so (they never fail a gate).
+        for index in findings.indices where experimentalRuleIds.contains(findings[index].ruleId) {
+            findings[index].suite = .experimental
+        }
         // Severity overrides.
         for index in findings.indices {
             if let override = severityOverrides[findings[index].ruleId] ?? severityOverrides[findings[index].slug] {

@@ -46,7 +46,7 @@ public struct ResultCache: Sendable {
         }
 
         /// "MCE" and the layout's version: an entry of another layout is a miss.
-        static let magic: [UInt8] = Array("MCE1".utf8)
+        static let magic: [UInt8] = Array("MCE2".utf8)
 
         /// The entry in the cache's compact form (the generic JSON encoder cost more than the rest of storing
         /// an entry: about 5 % of a cold scan).

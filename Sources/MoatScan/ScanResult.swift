@@ -65,11 +65,11 @@ public struct ScanResult: Sendable {
     /// Active findings at or above the threshold that count for the exit code (those `--min-severity` hid
     /// included: it changes what is shown, not the gate). Findings in non-shipping code (tests, mocks,
     /// fixtures, previews, debug- and simulator-only branches) are reported, marked with their reason, and
-    /// do not fail the scan.
+    /// do not fail the scan; nor do the findings of experimental rules (`Finding.gates`).
     public func findings(atOrAbove threshold: Severity) -> [Finding] {
         let pool = belowMinimum.isEmpty ? activeFindings
             : (activeFindings + belowMinimum.filter { $0.suppression == nil }).sorted(by: Finding.reportOrder)
-        return pool.filter { $0.severity >= threshold && !$0.isNonShipping }
+        return pool.filter { $0.severity >= threshold && $0.gates }
     }
 
     /// Active findings in non-shipping code (those `--min-severity` hid included), counted by reason.

@@ -17,6 +17,10 @@ public struct ScanOptions: Sendable {
     public var onlyRules: [String] = []
     /// Rule ids or slugs given with `--exclude-rule`.
     public var excludedRules: [String] = []
+    /// Suites that run beside the default one; the configuration's `include` adds to them. A rule named
+    /// with `--rule` or `enabledRules` runs whatever its suite. The library runs every suite unless told
+    /// otherwise; the command line passes only what `--include` asked for (nothing by default).
+    public var includedSuites: Set<RuleSuite> = Set(RuleSuite.allCases)
     /// Files analyzed at once. Output is identical whatever the number.
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     /// Where per-file results are cached; nil disables the cache. The CLI defaults it to `.moat-cache`
@@ -202,11 +206,16 @@ public enum Scanner {
         let enabled = try resolve(configuration.enabledRules, Configuration.fileName)
         let disabled = try resolve(configuration.disabledRules, Configuration.fileName)
         _ = try resolve(Array(configuration.severityOverrides.keys), Configuration.fileName)
+        let suites = options.includedSuites.union(configuration.include).union([.default])
+        let experimental = RulePrecision.experimentalRuleIds
         return RuleRegistry.all.filter { rule in
             let id = rule.description.id
             if !only.isEmpty && !only.contains(id) { return false }
             if !enabled.isEmpty && !enabled.contains(id) { return false }
-            return !excluded.contains(id) && !disabled.contains(id)
+            if excluded.contains(id) || disabled.contains(id) { return false }
+            // A suite not asked for stays off, unless the rule was named.
+            let named = only.contains(id) || enabled.contains(id)
+            return named || suites.contains(experimental.contains(id) ? .experimental : .default)
         }
     }
 

@@ -62,6 +62,8 @@ enum CommandLineInterface {
       --config FILE          Configuration file (default: .moat.json in the scanned folder)
       --include-vendored     Also scan Pods/, Carthage/, SwiftPM checkouts, Vendor/, ThirdParty/ ...
       --include-inventory    Also list inventory (entitlements, URL schemes, bridges, binaries...) as findings
+      --include experimental Also run the experimental rules (measured below 50 % on real apps; see `moat rules`):
+                             their findings are marked experimental and never fail the scan
       --rule ID              Run only this rule (repeatable; id or slug)
       --exclude-rule ID      Do not run this rule (repeatable; id or slug)
       --jobs N               Files analyzed in parallel (default: the number of cores)

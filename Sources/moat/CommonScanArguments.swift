@@ -10,6 +10,8 @@ struct CommonScanArguments {
     var includeInventory = false
     var onlyRules: [String] = []
     var excludedRules: [String] = []
+    /// `--include SUITE`: suites run beside the default one (`experimental`).
+    var includedSuites: Set<RuleSuite> = []
     var jobs: Int?
     var cacheDirectory: String?
     var useCache = true
@@ -47,6 +49,12 @@ struct CommonScanArguments {
         case "--config": configPath = try parser.value(for: argument)
         case "--include-vendored": includeVendored = true
         case "--include-inventory": includeInventory = true
+        case "--include":
+            let value = try parser.value(for: argument)
+            guard let suite = RuleSuite(rawValue: value), suite != .default else {
+                throw UsageError(message: "unknown suite '\(value)' for --include (known: experimental)", command: command)
+            }
+            includedSuites.insert(suite)
         case "--rule": onlyRules.append(try parser.value(for: argument))
         case "--exclude-rule": excludedRules.append(try parser.value(for: argument))
         default: return false
@@ -71,6 +79,7 @@ struct CommonScanArguments {
         options.includeInventory = includeInventory
         options.onlyRules = onlyRules
         options.excludedRules = excludedRules
+        options.includedSuites = includedSuites
         for path in options.paths where !FileManager.default.fileExists(atPath: path) {
             throw UsageError(message: "no such file or folder '\(path)'", command: command)
         }

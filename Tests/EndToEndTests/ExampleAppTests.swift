@@ -99,13 +99,57 @@ struct ExampleAppTests {
 
     @Test func xcodeFormatIsOneLinePerFinding() throws {
         let (status, stdout, _) = try Self.run(["scan", Self.exampleApp.path, "--format", "xcode", "--fail-on", "critical"])
-        #expect(status == 1, "the example app has critical findings (a trust-all delegate)")
+        #expect(status == 1, "the example app has critical findings (an Objective-C trust manager that accepts any chain)")
         let lines = String(decoding: stdout, as: UTF8.self).split(separator: "\n").map(String.init)
         // Medium is below the critical threshold: a warning. Test code never fails the build: a warning too.
         #expect(lines.contains("LeakyBank/Storage/SessionStore.swift:24:16: warning: NSKeyedUnarchiver.unarchiveObject(with:) decodes any class named in the data: whoever can write that data chooses what is instantiated. No untrusted source was followed to this call (data the app wrote itself is the usual case); use unarchivedObject(ofClass:from:) with the classes you expect. [MOAT-CODE-001]"))
         #expect(lines.contains { $0.hasPrefix("LeakyBankTests/SessionStoreTests.swift:8:25: warning: ") })
-        #expect(lines.contains { $0.hasPrefix("LeakyBank/Network/PinnedSessionDelegate.swift:36:") && $0.contains(": error: ") && $0.hasSuffix("[MOAT-NET-201]") })
+        #expect(lines.contains { $0.hasPrefix("LeakyBank/Legacy/SSLTrustManager.m:40:") && $0.contains(": error: ") && $0.hasSuffix("[MOAT-NET-207]") })
         #expect(lines.count == (try Self.expectedFindings()).count)
+        // An experimental rule's critical finding is shown, as a warning: it never fails the build.
+        let experimental = try Self.run(["scan", Self.exampleApp.path, "--format", "xcode", "--fail-on", "critical",
+                                         "--include", "experimental"])
+        let withExperimental = String(decoding: experimental.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(withExperimental.contains { $0.hasPrefix("LeakyBank/Network/PinnedSessionDelegate.swift:36:") && $0.contains(": warning: ") && $0.hasSuffix("[MOAT-NET-201]") })
+        #expect(withExperimental.count == (try Self.expectedFindings("Examples/LeakyBank.experimental.expected")).count)
+    }
+
+    @Test func experimentalRulesRunOnlyWhenAskedForAndNeverGate() throws {
+        // Default: no experimental rule runs (LeakyBank.expected has none of them).
+        let experimentalIds = ["MOAT-CODE-201", "MOAT-CODE-301", "MOAT-CRYP-203", "MOAT-NET-002", "MOAT-NET-201",
+                               "MOAT-NET-209", "MOAT-NET-301", "MOAT-PLAT-210", "MOAT-PLAT-211", "MOAT-PRIV-102",
+                               "MOAT-PRIV-103", "MOAT-STOR-203", "MOAT-STOR-301", "MOAT-STOR-302"]
+        let plain = try Self.findingLines(try Self.run(["scan", Self.exampleApp.path, "--no-cache", "--format", "json"]).stdout)
+        #expect(plain.sorted() == (try Self.expectedFindings()).sorted())
+        #expect(!plain.contains { line in experimentalIds.contains { line.hasPrefix($0 + " ") } })
+        // --include experimental: exactly LeakyBank.experimental.expected, every finding of those rules marked.
+        let (status, stdout, stderr) = try Self.run(["scan", Self.exampleApp.path, "--no-cache", "--format", "json",
+                                                     "--include", "experimental"])
+        #expect(status == 1, "stderr: \(stderr)")
+        let with = try Self.findingLines(stdout)
+        let expected = try Self.expectedFindings("Examples/LeakyBank.experimental.expected")
+        #expect(with.sorted() == expected.sorted(),
+                "missing: \(Set(expected).subtracting(with).sorted()); unexpected: \(Set(with).subtracting(expected).sorted())")
+        let document = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
+        let findings = try #require(document["findings"] as? [[String: Any]])
+        for finding in findings {
+            let rule = finding["ruleId"] as? String ?? "?"
+            #expect((finding["suite"] as? String == "experimental") == experimentalIds.contains(rule), "\(rule)")
+        }
+        #expect(Set(findings.compactMap { $0["ruleId"] as? String }).isSuperset(of: ["MOAT-STOR-302", "MOAT-NET-201"]))
+        // A named experimental rule runs without --include; its critical finding does not fail the gate.
+        let named = try Self.run(["scan", Self.exampleApp.path, "--no-cache", "--format", "json", "--rule", "MOAT-NET-201",
+                                  "--fail-on", "critical"])
+        #expect(named.status == 0, "an experimental finding never fails the scan; stderr: \(named.stderr)")
+        #expect(try Self.findingLines(named.stdout) == ["MOAT-NET-201 LeakyBank/Network/PinnedSessionDelegate.swift:36"])
+        // A default rule's critical finding does fail it.
+        let gating = try Self.run(["scan", Self.exampleApp.path, "--no-cache", "--format", "json", "--rule", "MOAT-NET-207",
+                                   "--fail-on", "critical"])
+        #expect(gating.status == 1)
+        // An unknown suite is a usage error that names it.
+        let bad = try Self.run(["scan", Self.exampleApp.path, "--include", "nightly"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("unknown suite 'nightly' for --include (known: experimental)"))
     }
 
     @Test func usageErrorsExitTwoAndNameTheArgument() throws {

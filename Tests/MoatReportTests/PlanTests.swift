@@ -587,7 +587,7 @@ import Testing
     @Test func planCommandWritesTheFourFiles() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("moat-plan-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }
-        let (status, _, stderr) = try MoatProcess.run(["plan", Self.leakyBank.path, "--no-cache", "--output", output.path],
+        let (status, _, stderr) = try MoatProcess.run(["plan", Self.leakyBank.path, "--no-cache", "--include", "experimental", "--output", output.path],
                                                       packageRoot: Self.packageRoot)
         #expect(status == 0, "\(stderr)")
         let names = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()

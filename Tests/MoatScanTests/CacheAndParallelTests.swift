@@ -57,7 +57,7 @@ struct CacheAndParallelTests {
         let cold = try tree.scan { $0.cacheDirectory = cache }
         let entries = try cacheEntries(cache)
         #expect(entries.count >= 3)
-        for entry in entries { try Data("MCE1\u{3}not an entry".utf8).write(to: URL(fileURLWithPath: entry)) }
+        for entry in entries { try Data("MCE2\u{3}not an entry".utf8).write(to: URL(fileURLWithPath: entry)) }
         let again = try tree.scan { $0.cacheDirectory = cache }
         #expect(Self.signature(cold) == Self.signature(again))
     }

@@ -23,6 +23,7 @@ struct ResultCacheCodingTests {
         finding.location.line = 0
         finding.location.column = -3
         finding.isTestCode = true
+        finding.suite = .experimental
         var summary = SourceSummary(path: "App/Login.swift", language: .objectiveC,
                                     referencedNames: ["URLSession": SourcePosition(line: 4, column: 9, offset: 80),
                                                       "dataTask(with:)": SourcePosition(line: 5, column: 2, offset: 120)],
