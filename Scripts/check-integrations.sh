@@ -78,15 +78,16 @@ try_hook() {
 # An insecure change: the commit is refused, naming the rule.
 cat > "$sample/App/Restore.swift" <<'SWIFT'
 import Foundation
-// A file name downloaded from a server used as a path: a dataflow finding, high.
-func saveReceipt(from server: URL, data: Data) throws {
-    let name = try String(contentsOf: server)
-    try data.write(to: FileManager.default.temporaryDirectory.appendingPathComponent(name))
+import WebKit
+// A script downloaded from a server run in a web view: a dataflow finding, high (a default-suite rule).
+func render(from server: URL, in webView: WKWebView) throws {
+    let script = try String(contentsOf: server)
+    webView.evaluateJavaScript(script)
 }
 SWIFT
 git -C "$sample" add App/Restore.swift
-MOAT="$moat" try_hook moat 1 "MOAT-CODE-301"
-PATH="$(dirname "$moat"):$PATH" try_hook moat-system 1 "MOAT-CODE-301"
+MOAT="$moat" try_hook moat 1 "MOAT-PLAT-301"
+PATH="$(dirname "$moat"):$PATH" try_hook moat-system 1 "MOAT-PLAT-301"
 
 # A harmless change: the commit goes through.
 git -C "$sample" rm -q --cached App/Restore.swift

@@ -30,10 +30,11 @@ SWIFT
 cat > "$sample/Sources/Sample/Store.swift" <<'SWIFT'
 import Foundation
 
-// A file name downloaded from a server used as a path: a dataflow finding, high.
-public func saveReceipt(from server: URL, data: Data) throws {
-    let name = try String(contentsOf: server)
-    try data.write(to: FileManager.default.temporaryDirectory.appendingPathComponent(name))
+import WebKit
+// A script downloaded from a server run in a web view: a dataflow finding, high (a default-suite rule).
+public func render(from server: URL, in webView: WKWebView) throws {
+    let script = try String(contentsOf: server)
+    webView.evaluateJavaScript(script)
 }
 SWIFT
 cat > "$sample/Sources/Tool/main.swift" <<'SWIFT'
@@ -51,20 +52,20 @@ plugin --format json >"$work/out.json" 2>"$work/err.txt" || status=$?
 found=$(python3 -c 'import json, sys
 document = json.load(open(sys.argv[1]))
 print(" ".join(f["ruleId"] + "@" + f["location"]["path"] for f in document["findings"]))' "$work/out.json" || true)
-if [ "$status" = 0 ] || [ "$found" != "MOAT-CODE-301@Sources/Sample/Store.swift" ]; then
-  cat "$work/out.json" "$work/err.txt"; echo "FAIL: expected a failing scan reporting MOAT-CODE-301 in Sources/Sample/Store.swift" >&2; exit 1
+if [ "$status" = 0 ] || [ "$found" != "MOAT-PLAT-301@Sources/Sample/Store.swift" ]; then
+  cat "$work/out.json" "$work/err.txt"; echo "FAIL: expected a failing scan reporting MOAT-PLAT-301 in Sources/Sample/Store.swift" >&2; exit 1
 fi
 grep -q "findings at or above the --fail-on severity" "$work/err.txt" || { cat "$work/err.txt"; echo "FAIL: no failure message" >&2; exit 1; }
-echo "ok: exit $status, MOAT-CODE-301 reported in Sources/Sample/Store.swift"
+echo "ok: exit $status, MOAT-PLAT-301 reported in Sources/Sample/Store.swift"
 
 echo "-- --fail-on critical: the same finding no longer fails"
 plugin --fail-on critical --format text >"$work/out.txt" 2>"$work/err.txt" || { cat "$work/out.txt" "$work/err.txt"; echo "FAIL" >&2; exit 1; }
-grep -q "MOAT-CODE-301" "$work/out.txt" || { cat "$work/out.txt"; echo "FAIL: text report lacks the finding" >&2; exit 1; }
+grep -q "MOAT-PLAT-301" "$work/out.txt" || { cat "$work/out.txt"; echo "FAIL: text report lacks the finding" >&2; exit 1; }
 echo "ok"
 
 echo "-- --target Tool: only that target's folder is scanned"
 plugin --target Tool --format json >"$work/out.json" 2>"$work/err.txt" || { cat "$work/out.json" "$work/err.txt"; echo "FAIL" >&2; exit 1; }
-! grep -q "MOAT-CODE-301" "$work/out.json" || { cat "$work/out.json"; echo "FAIL: --target Tool scanned Sample" >&2; exit 1; }
+! grep -q "MOAT-PLAT-301" "$work/out.json" || { cat "$work/out.json"; echo "FAIL: --target Tool scanned Sample" >&2; exit 1; }
 echo "ok"
 
 echo "-- --output is refused"
